@@ -1,0 +1,306 @@
+"""Boards: cities, routes and destination tickets, loaded from a validated TOML file.
+
+The file format (see ``ttrlib/boards/teaching.toml`` for a full example)::
+
+    name = "My board"
+    cities = ["Delhi", "Lahore", ...]
+    open_groups = ["canton-hongkong"]   # K3: parallel tracks that all stay open with 4 players
+
+    [[routes]]
+    id = "delhi-lahore-1"        # unique
+    a = "Delhi"                  # endpoints: names listed in `cities`
+    b = "Lahore"
+    length = 3                   # 1..8 (E2 scores lengths 1-8)
+    color = "gray"               # "gray" or one of the 8 train colours
+    tunnel = 0                   # cards revealed when claimed (U1); 0 = not a tunnel. Optional.
+    group = "delhi-lahore"       # parallel tracks share a group (double / triple routes). Optional.
+
+    [[tickets]]
+    id = "T01"
+    a = "Kabul"
+    b = "Calcutta"
+    points = 13
+
+``load_board(path)`` raises ``BoardError`` naming the file, the entry and the field that is wrong.
+
+>>> board = teaching_board()
+>>> board.route("canton-hongkong-1").group in board.open_groups
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .cards import TRAIN_COLORS, Color
+from .errors import BoardError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+GRAY = "gray"
+MAX_ROUTE_LENGTH = 8
+
+
+@dataclass(frozen=True)
+class Route:
+    """One track between two cities. ``color`` is a train ``Color`` or ``None`` for gray."""
+
+    id: str
+    a: str
+    b: str
+    length: int
+    color: Color | None
+    tunnel: int = 0
+    group: str = ""
+
+    @property
+    def is_tunnel(self) -> bool:
+        return self.tunnel > 0
+
+    @property
+    def is_gray(self) -> bool:
+        return self.color is None
+
+    @property
+    def cities(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+    def describe(self) -> str:
+        colour = "gray" if self.color is None else self.color.value
+        kind = f" tunnel (reveals {self.tunnel})" if self.tunnel else ""
+        return f"{self.a} - {self.b}, {self.length} {colour}{kind}"
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A destination ticket: connect ``a`` and ``b`` for ``points`` (or lose them, E3)."""
+
+    id: str
+    a: str
+    b: str
+    points: int
+
+    def describe(self) -> str:
+        return f"{self.a} - {self.b} ({self.points})"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board. Routes and tickets keep the order of the file."""
+
+    name: str
+    cities: tuple[str, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    open_groups: frozenset[str] = frozenset()
+    source: str = "<memory>"
+    _routes: dict = field(default_factory=dict, repr=False, compare=False)
+    _tickets: dict = field(default_factory=dict, repr=False, compare=False)
+    _groups: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._routes.update({r.id: r for r in self.routes})
+        self._tickets.update({t.id: t for t in self.tickets})
+        for r in self.routes:
+            if r.group:
+                self._groups.setdefault(r.group, []).append(r)
+
+    def route(self, route_id: str) -> Route:
+        try:
+            return self._routes[route_id]
+        except KeyError:
+            raise KeyError(f"no route {route_id!r} on board {self.name!r}") from None
+
+    def ticket(self, ticket_id: str) -> Ticket:
+        try:
+            return self._tickets[ticket_id]
+        except KeyError:
+            raise KeyError(f"no ticket {ticket_id!r} on board {self.name!r}") from None
+
+    def has_route(self, route_id: str) -> bool:
+        return route_id in self._routes
+
+    def has_ticket(self, ticket_id: str) -> bool:
+        return ticket_id in self._tickets
+
+    def parallel(self, route: Route) -> list[Route]:
+        """The other tracks of the same double or triple route (empty for a single track)."""
+        if not route.group:
+            return []
+        return [r for r in self._groups[route.group] if r.id != route.id]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Board {self.name!r}: {len(self.cities)} cities, {len(self.routes)} routes, "
+            f"{len(self.tickets)} tickets>"
+        )
+
+
+def _fail(source: str, where: str, message: str) -> BoardError:
+    return BoardError(f"{source}: {where}: {message}")
+
+
+def _field(entry: dict, key: str, kind: type, source: str, where: str, default: Any = ...) -> Any:
+    if key not in entry:
+        if default is ...:
+            raise _fail(source, where, f"field {key!r} is missing")
+        return default
+    value = entry[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise _fail(source, where, f"field {key!r} must be an integer, not {value!r}")
+    if kind is str and (not isinstance(value, str) or not value.strip()):
+        raise _fail(source, where, f"field {key!r} must be a non-empty string, not {value!r}")
+    return value
+
+
+def board_from_dict(data: dict, source: str = "<memory>") -> Board:
+    """Validate parsed board data (the TOML layout) and build a ``Board``."""
+    if not isinstance(data, dict):
+        raise _fail(source, "top level", "a board is a table with name, cities, routes, tickets")
+    known_top = {"name", "cities", "routes", "tickets", "open_groups"}
+    for key in data:
+        if key not in known_top:
+            raise _fail(source, "top level", f"unknown field {key!r}")
+    name = _field(data, "name", str, source, "top level")
+    cities = data.get("cities")
+    if not isinstance(cities, list) or not cities:
+        raise _fail(source, "top level", "field 'cities' must be a non-empty list of names")
+    seen: set[str] = set()
+    for i, city in enumerate(cities):
+        if not isinstance(city, str) or not city.strip():
+            raise _fail(source, f"cities[{i}]", f"a city is a non-empty string, not {city!r}")
+        if city in seen:
+            raise _fail(source, f"cities[{i}]", f"city {city!r} is listed twice")
+        seen.add(city)
+
+    raw_routes = data.get("routes")
+    if not isinstance(raw_routes, list) or not raw_routes:
+        raise _fail(source, "top level", "field 'routes' must be a non-empty list of tables")
+    routes: list[Route] = []
+    ids: set[str] = set()
+    route_fields = {"id", "a", "b", "length", "color", "tunnel", "group"}
+    for i, entry in enumerate(raw_routes):
+        where = f"routes[{i}]"
+        if not isinstance(entry, dict):
+            raise _fail(source, where, "a route is a table")
+        rid = _field(entry, "id", str, source, where)
+        where = f"routes[{i}] (id {rid!r})"
+        for key in entry:
+            if key not in route_fields:
+                raise _fail(source, where, f"unknown field {key!r}")
+        if rid in ids:
+            raise _fail(source, where, "field 'id' repeats an earlier route's id")
+        ids.add(rid)
+        a = _field(entry, "a", str, source, where)
+        b = _field(entry, "b", str, source, where)
+        for key, city in (("a", a), ("b", b)):
+            if city not in seen:
+                raise _fail(source, where, f"field {key!r}: {city!r} is not in 'cities'")
+        if a == b:
+            raise _fail(source, where, "fields 'a' and 'b' name the same city")
+        length = _field(entry, "length", int, source, where)
+        if not 1 <= length <= MAX_ROUTE_LENGTH:
+            raise _fail(source, where, f"field 'length' must be 1 to {MAX_ROUTE_LENGTH}, not {length}")
+        colour_name = _field(entry, "color", str, source, where)
+        if colour_name == GRAY:
+            color = None
+        else:
+            allowed = [c.value for c in TRAIN_COLORS]
+            if colour_name not in allowed:
+                raise _fail(
+                    source, where, f"field 'color' must be 'gray' or one of {allowed}, not {colour_name!r}"
+                )
+            color = Color(colour_name)
+        tunnel = _field(entry, "tunnel", int, source, where, default=0)
+        if tunnel < 0:
+            raise _fail(source, where, f"field 'tunnel' must be 0 (no tunnel) or more, not {tunnel}")
+        group = entry.get("group", "")
+        if not isinstance(group, str):
+            raise _fail(source, where, f"field 'group' must be a string, not {group!r}")
+        routes.append(Route(rid, a, b, length, color, tunnel, group))
+
+    by_group: dict[str, list[Route]] = {}
+    for r in routes:
+        if r.group:
+            by_group.setdefault(r.group, []).append(r)
+    for g, members in by_group.items():
+        ends = {frozenset(r.cities) for r in members}
+        if len(ends) != 1:
+            raise _fail(source, f"routes (group {g!r})", "field 'group' joins tracks with different cities")
+        if len(members) > 3:
+            raise _fail(source, f"routes (group {g!r})", "a group has at most 3 parallel tracks")
+
+    open_groups = data.get("open_groups", [])
+    if not isinstance(open_groups, list):
+        raise _fail(source, "top level", "field 'open_groups' must be a list of group names")
+    for i, g in enumerate(open_groups):
+        if g not in by_group:
+            raise _fail(source, f"open_groups[{i}]", f"{g!r} is not the group of any route")
+
+    raw_tickets = data.get("tickets")
+    if not isinstance(raw_tickets, list) or not raw_tickets:
+        raise _fail(source, "top level", "field 'tickets' must be a non-empty list of tables")
+    tickets: list[Ticket] = []
+    tids: set[str] = set()
+    for i, entry in enumerate(raw_tickets):
+        where = f"tickets[{i}]"
+        if not isinstance(entry, dict):
+            raise _fail(source, where, "a ticket is a table")
+        tid = _field(entry, "id", str, source, where)
+        where = f"tickets[{i}] (id {tid!r})"
+        for key in entry:
+            if key not in {"id", "a", "b", "points"}:
+                raise _fail(source, where, f"unknown field {key!r}")
+        if tid in tids:
+            raise _fail(source, where, "field 'id' repeats an earlier ticket's id")
+        tids.add(tid)
+        a = _field(entry, "a", str, source, where)
+        b = _field(entry, "b", str, source, where)
+        for key, city in (("a", a), ("b", b)):
+            if city not in seen:
+                raise _fail(source, where, f"field {key!r}: {city!r} is not in 'cities'")
+        if a == b:
+            raise _fail(source, where, "fields 'a' and 'b' name the same city")
+        points = _field(entry, "points", int, source, where)
+        if points <= 0:
+            raise _fail(source, where, f"field 'points' must be positive, not {points}")
+        tickets.append(Ticket(tid, a, b, points))
+
+    return Board(
+        name=name,
+        cities=tuple(cities),
+        routes=tuple(routes),
+        tickets=tuple(tickets),
+        open_groups=frozenset(open_groups),
+        source=source,
+    )
+
+
+def load_board(path: "str | Path") -> Board:
+    """Read and validate a board file (TOML). Errors name the file, the entry and the field."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardError(f"{path}: cannot read the board file ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardError(f"{path}: not valid TOML ({exc})") from None
+    return board_from_dict(data, source=str(path))
+
+
+TEACHING_BOARD_PATH = Path(__file__).with_name("boards") / "teaching.toml"
+
+
+@cache
+def teaching_board() -> Board:
+    """The bundled teaching board (not the published map; see README)."""
+    return load_board(TEACHING_BOARD_PATH)
