@@ -1,0 +1,130 @@
+"""The actions a seat can take: small frozen dataclasses passed to ``Game.apply``.
+
+Every pending decision is a phase of the game (see ``ttrlib.game.Phase``); each action below
+belongs to one or more phases:
+
+==================  ===================================================  ==========
+action              what it does                                          rules
+==================  ===================================================  ==========
+``KeepTickets``     keep some of the offered tickets and share one        T1, T2, T3
+``DrawCard``        take the top deck card or face-up slot 0-4           D1-D4, C5, C6
+``PlaceCard``       send the first drawn card to hand or cardholder      D1, D4
+``Claim``           lay down cards from hand and team cardholder         K1-K4, U1
+``PayTunnel``       pay a tunnel's extra cost                            U2, U5, U7
+``Withdraw``        take the laid tunnel cards back, ending the turn     U3
+``DrawTickets``     draw 4 destination tickets                           T2
+``ShareTickets``    place 1 or 2 private tickets in the team cardholder  T4
+``Pass``            only when nothing else is legal (policy)             -
+==================  ===================================================  ==========
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+from .cards import EMPTY, CardCounts
+
+
+def _as_cards(value) -> CardCounts:
+    if isinstance(value, CardCounts):
+        return value
+    if value is None:
+        return EMPTY
+    if isinstance(value, dict):
+        return CardCounts(value)
+    return CardCounts.of(value)
+
+
+@dataclass(frozen=True)
+class KeepTickets:
+    """Keep ``keep`` (ticket ids) of the offered tickets; ``share`` (one of them) goes to the
+    team's ticket cardholder. Setup (T1): keep at least 3 of 5. Mid-game (T2): keep at least 1."""
+
+    keep: frozenset[str]
+    share: str
+
+    def __init__(self, keep, share: str):
+        object.__setattr__(self, "keep", frozenset(keep))
+        object.__setattr__(self, "share", share)
+
+
+@dataclass(frozen=True)
+class DrawCard:
+    """Take a train card: ``"deck"`` or a face-up slot ``0``-``4`` (D1-D3)."""
+
+    source: Union[Literal["deck"], int]
+
+
+@dataclass(frozen=True)
+class PlaceCard:
+    """Where the first drawn card goes: ``"hand"`` or ``"cardholder"``; the second card goes to
+    the other place (D1)."""
+
+    to: Literal["hand", "cardholder"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Claim ``route`` (its id) laying down ``hand`` cards from your own hand and ``cardholder``
+    cards from the team's train cardholder (K1, K2). A tunnel then reveals cards (U1)."""
+
+    route: str
+    hand: CardCounts = field(default=EMPTY)
+    cardholder: CardCounts = field(default=EMPTY)
+
+    def __post_init__(self):
+        object.__setattr__(self, "hand", _as_cards(self.hand))
+        object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
+
+    @property
+    def cards(self) -> CardCounts:
+        return self.hand + self.cardholder
+
+
+@dataclass(frozen=True)
+class PayTunnel:
+    """Pay the extra cost of a pending tunnel from hand and team cardholder (U2)."""
+
+    hand: CardCounts = field(default=EMPTY)
+    cardholder: CardCounts = field(default=EMPTY)
+
+    def __post_init__(self):
+        object.__setattr__(self, "hand", _as_cards(self.hand))
+        object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
+
+    @property
+    def cards(self) -> CardCounts:
+        return self.hand + self.cardholder
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """Decline a tunnel's extra cost: the laid cards go back, the turn ends (U3)."""
+
+
+@dataclass(frozen=True)
+class DrawTickets:
+    """Draw 4 destination tickets (fewer if the deck is short) (T2)."""
+
+
+@dataclass(frozen=True)
+class ShareTickets:
+    """Spend the turn placing 1 or 2 private tickets in the team's ticket cardholder (T4)."""
+
+    tickets: frozenset[str]
+
+    def __init__(self, tickets):
+        if isinstance(tickets, str):
+            tickets = [tickets]
+        object.__setattr__(self, "tickets", frozenset(tickets))
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Policy: a seat with no other legal action passes its turn."""
+
+
+Action = Union[
+    KeepTickets, DrawCard, PlaceCard, Claim, PayTunnel, Withdraw, DrawTickets, ShareTickets, Pass
+]

@@ -1,0 +1,95 @@
+"""Which cards pay for a route (K2) or a tunnel's extra cost (U2, U5, U7).
+
+Cards always come from two places, the player's own hand and the team's train cardholder (K1);
+these functions work on the two ``CardCounts`` and never see a teammate's hand.
+
+>>> from ttrlib.cards import CardCounts, Color
+>>> claim_color(CardCounts(red=2, locomotive=1))
+Color.RED
+>>> claim_color(CardCounts(locomotive=3))
+Color.LOCOMOTIVE
+>>> len(list(splits(CardCounts(red=1), CardCounts(red=1, locomotive=1), Color.RED, 2)))
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..cards import COLORS, TRAIN_COLORS, CardCounts, Color
+
+_LOCO = COLORS.index(Color.LOCOMOTIVE)
+
+
+def claim_color(cards: CardCounts) -> Color | None:
+    """The colour a set of laid cards is "of" (U7), ``LOCOMOTIVE`` for locomotives only (U5),
+    or ``None`` when the cards mix two colours (illegal under K2)."""
+    colours = [c for c in cards.colors() if c is not Color.LOCOMOTIVE]
+    if len(colours) > 1:
+        return None
+    return colours[0] if colours else Color.LOCOMOTIVE
+
+
+def matches(card: Color, color: Color) -> bool:
+    """Does a revealed card demand an extra card from a tunnel claimed with ``color``?
+    Locomotives always match (U2); with a locomotives-only claim nothing else does (U5)."""
+    return card is Color.LOCOMOTIVE or card is color
+
+
+def payable(cards: CardCounts, color: Color) -> int:
+    """How many cards of ``cards`` can stand for ``color`` (the colour itself plus locomotives;
+    locomotives only when ``color`` is ``LOCOMOTIVE``)."""
+    if color is Color.LOCOMOTIVE:
+        return cards[Color.LOCOMOTIVE]
+    return cards[color] + cards[Color.LOCOMOTIVE]
+
+
+def splits(
+    hand: CardCounts, holder: CardCounts, color: Color, n: int
+) -> Iterator[tuple[CardCounts, CardCounts]]:
+    """Every way to take exactly ``n`` cards of ``color`` or locomotives from hand and holder.
+
+    With ``color=LOCOMOTIVE`` only locomotives are taken. Yields ``(from_hand, from_holder)``.
+    Ways that use no coloured card at all (locomotives only) are yielded too, so a caller that
+    loops over colours should skip them and add them once (see ``route_payments``).
+    """
+    ci = COLORS.index(color)
+    hc, gc = hand.as_tuple()[ci], holder.as_tuple()[ci]
+    hl, gl = hand.as_tuple()[_LOCO], holder.as_tuple()[_LOCO]
+    if color is Color.LOCOMOTIVE:
+        hc = gc = 0
+    zero = [0] * len(COLORS)
+    for a in range(min(hc, n) + 1):
+        for b in range(min(gc, n - a) + 1):
+            rest = n - a - b
+            for x in range(max(0, rest - gl), min(hl, rest) + 1):
+                y = rest - x
+                h = zero.copy()
+                g = zero.copy()
+                h[ci] += a
+                g[ci] += b
+                h[_LOCO] += x
+                g[_LOCO] += y
+                yield CardCounts._raw(tuple(h)), CardCounts._raw(tuple(g))
+
+
+def route_payments(
+    hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int
+) -> Iterator[tuple[CardCounts, CardCounts]]:
+    """Every legal way to lay down cards for a route of ``length`` (K2): one colour (the route's,
+    or any for gray) plus locomotives, from hand and team cardholder (K1). Each way once."""
+    colours = TRAIN_COLORS if route_color is None else (route_color,)
+    for color in colours:
+        if hand[color] + holder[color] == 0:
+            continue
+        for h, g in splits(hand, holder, color, length):
+            if h[color] + g[color] > 0:
+                yield h, g
+    yield from splits(hand, holder, Color.LOCOMOTIVE, length)
+
+
+def can_pay_route(hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int) -> bool:
+    both = hand + holder
+    colours = TRAIN_COLORS if route_color is None else (route_color,)
+    loco = both[Color.LOCOMOTIVE]
+    return loco >= length or any(both[c] + loco >= length for c in colours)
