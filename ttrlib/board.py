@@ -46,6 +46,7 @@ else:  # pragma: no cover - Python 3.10
 
 GRAY = "gray"
 MAX_ROUTE_LENGTH = 8
+MAX_TUNNEL = 6  # U1: Team Asia reveals 4-6, Europe 3
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ class Board:
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
     open_groups: frozenset[str] = frozenset()
-    source: str = "<memory>"
+    source: str = field(default="<memory>", compare=False)
     _routes: dict = field(default_factory=dict, repr=False, compare=False)
     _tickets: dict = field(default_factory=dict, repr=False, compare=False)
     _groups: dict = field(default_factory=dict, repr=False, compare=False)
@@ -219,8 +220,8 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
                 )
             color = Color(colour_name)
         tunnel = _field(entry, "tunnel", int, source, where, default=0)
-        if tunnel < 0:
-            raise _fail(source, where, f"field 'tunnel' must be 0 (no tunnel) or more, not {tunnel}")
+        if not 0 <= tunnel <= MAX_TUNNEL:
+            raise _fail(source, where, f"field 'tunnel' must be 0 (no tunnel) to {MAX_TUNNEL}, not {tunnel}")
         group = entry.get("group", "")
         if not isinstance(group, str):
             raise _fail(source, where, f"field 'group' must be a string, not {group!r}")
@@ -234,14 +235,24 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         ends = {frozenset(r.cities) for r in members}
         if len(ends) != 1:
             raise _fail(source, f"routes (group {g!r})", "field 'group' joins tracks with different cities")
-        if len(members) > 3:
-            raise _fail(source, f"routes (group {g!r})", "a group has at most 3 parallel tracks")
+        if not 2 <= len(members) <= 3:
+            raise _fail(source, f"routes (group {g!r})", "a group has 2 or 3 parallel tracks")
+        if len({(r.length, r.tunnel) for r in members}) != 1:
+            raise _fail(source, f"routes (group {g!r})",
+                        "fields 'length' and 'tunnel' must be the same on parallel tracks")
+    pairs: dict[frozenset, str] = {}
+    for r in routes:
+        key = frozenset(r.cities)
+        if key in pairs and (pairs[key] != r.group or not r.group):
+            raise _fail(source, f"routes (id {r.id!r})", "field 'group' must join every track "
+                        f"between {r.a} and {r.b} (K3 needs to know they are parallel)")
+        pairs[key] = r.group
 
     open_groups = data.get("open_groups", [])
     if not isinstance(open_groups, list):
         raise _fail(source, "top level", "field 'open_groups' must be a list of group names")
     for i, g in enumerate(open_groups):
-        if g not in by_group:
+        if not isinstance(g, str) or g not in by_group:
             raise _fail(source, f"open_groups[{i}]", f"{g!r} is not the group of any route")
 
     raw_tickets = data.get("tickets")
@@ -290,6 +301,8 @@ def load_board(path: "str | Path") -> Board:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise BoardError(f"{path}: cannot read the board file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise BoardError(f"{path}: the board file is not UTF-8 text ({exc.reason})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

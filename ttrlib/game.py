@@ -33,7 +33,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +49,9 @@ from .errors import (
     WrongPhase,
 )
 from .rules import payments, tracks
+
+if TYPE_CHECKING:
+    from .rules.scoring import TeamScore
 
 TRAINS_PER_PLAYER = 27  # C3
 STARTING_HAND = 4  # C4
@@ -575,10 +578,9 @@ class Game:
 
     # --- K1-K4, U1 -----------------------------------------------------------------------------
     def _claim(self, a: act.Claim) -> None:
-        seat, team = self.to_move, self.to_move // 2
+        seat = self.to_move
         route = self._check_claim(seat, a)
-        self.hands[seat] -= a.hand
-        self.holders[team] -= a.cardholder
+        self._take_from(seat, a.hand, a.cardholder)
         if not route.is_tunnel:
             self._finish_claim(seat, route, a.hand, a.cardholder)
             return
@@ -633,12 +635,18 @@ class Game:
                                f"{route.color.value} or locomotives, not {color.value}")
         return route
 
+    def _take_from(self, seat: int, hand: CardCounts, holder: CardCounts) -> None:
+        """Cards visibly leave a hand and the cardholder (laid down or paid)."""
+        team = seat // 2
+        self.hands[seat] -= hand
+        self.holders[team] -= holder
+        # I1: a known card may have been among those played, so only the surplus stays known.
+        self.known_hand[seat] = self.known_hand[seat].minus_available(hand)
+        self.known_holder[team] = self.known_holder[team].minus_available(holder)
+
     def _finish_claim(self, seat: int, route: Route, hand: CardCounts, holder: CardCounts) -> None:
         cards = hand + holder
         self.discard.extend(cards.elements())  # K4
-        # I1: a known card may have been among those played, so only the surplus stays known.
-        self.known_hand[seat] = self.known_hand[seat].minus_available(hand)
-        self.known_holder[seat // 2] = self.known_holder[seat // 2].minus_available(holder)
         self.owners[route.id] = seat
         self.trains[seat] -= route.length
         self._log(seat, "claim", f"{seat_name(seat)} claims {route.a} - {route.b} with "
@@ -664,8 +672,7 @@ class Game:
                 f"{t.color.value} cards or locomotives"
             rule = "U5" if t.color is Color.LOCOMOTIVE else ("U7" if self.board.route(t.route).is_gray else "U2")
             raise IllegalTunnelPayment(rule, f"the extra cards must be {what}, not {paid.describe()}")
-        self.hands[seat] -= a.hand
-        self.holders[team] -= a.cardholder
+        self._take_from(seat, a.hand, a.cardholder)
         self._settle_tunnel(a.hand, a.cardholder)
 
     def _settle_tunnel(self, hand: CardCounts, holder: CardCounts) -> None:
@@ -875,6 +882,28 @@ class Game:
             final_round=self.final_turns_left is not None,
             events=tuple(self.events),
         )
+
+    # ------------------------------------------------------------------------------------------
+    # end of game, saving
+    # ------------------------------------------------------------------------------------------
+    def scores(self) -> "list[TeamScore]":
+        """Each team's score sheet (E2-E6); final once ``is_over``."""
+        from .rules.scoring import score
+
+        return score(self.board, self.players, self.owners, self.tickets, self.team_tickets)
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The whole state as JSON, random generator included (see ``ttrlib.save``)."""
+        from .save import to_json
+
+        return to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Resume a game saved with ``to_json``; ``SaveError`` names what is wrong."""
+        from .save import from_json
+
+        return from_json(text)
 
     def __repr__(self) -> str:
         return (f"<Game {self.players} players, {self.phase.value}, {seat_name(self.to_move)} to "
