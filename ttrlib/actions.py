@@ -72,10 +72,14 @@ class Claim:
     route: str
     hand: CardCounts = field(default=EMPTY)
     cardholder: CardCounts = field(default=EMPTY)
+    #: Cards a player tries to take from the teammate's hand: always refused (K1). It exists so
+    #: that a lesson can let a learner try, and hear the rule from the engine.
+    teammate: CardCounts = field(default=EMPTY)
 
     def __post_init__(self):
         object.__setattr__(self, "hand", _as_cards(self.hand))
         object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
+        object.__setattr__(self, "teammate", _as_cards(self.teammate))
 
     @property
     def cards(self) -> CardCounts:

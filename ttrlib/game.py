@@ -335,6 +335,50 @@ class Game:
         new.rng.bit_generator.state = self.rng.bit_generator.state
         return new
 
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+        """A copy in which everything ``seat`` cannot see is dealt anew at random.
+
+        The unseen cards (the draw pile and the unknown part of every other hand and of other
+        teams' cardholders, rule I1) are shuffled together and dealt back: each hidden place keeps
+        its size and its known cards, the draw pile gets the rest in a random order. Every such
+        copy is equally likely given what ``seat`` knows, so replaying a claim on many of them
+        samples the same law that ``ttrlib.odds`` computes from ``view(seat)``. The copy's own
+        generator is reseeded from ``rng``.
+        """
+        g = self.copy()
+        team = seat // 2
+        places: list[tuple[str, int, CardCounts]] = []
+        pool: list[Color] = list(g.draw_pile)
+        for s in range(g.players):
+            if s != seat:
+                hidden = g.hands[s] - g.known_hand[s]
+                places.append(("hand", s, hidden))
+                pool += hidden.elements()
+        for t in range(g.teams):
+            if t != team:
+                hidden = g.holders[t] - g.known_holder[t]
+                places.append(("holder", t, hidden))
+                pool += hidden.elements()
+        if g.drawn is not None and not g._drawn_face_up and g.to_move != seat:
+            places.append(("drawn", 0, _ONE[g.drawn]))
+            pool.append(g.drawn)
+        order = rng.permutation(len(pool))
+        shuffled = [pool[i] for i in order]
+        at = 0
+        for kind, who, hidden in places:
+            n = len(hidden)
+            dealt = CardCounts.of(shuffled[at:at + n])
+            at += n
+            if kind == "hand":
+                g.hands[who] = g.known_hand[who] + dealt
+            elif kind == "holder":
+                g.holders[who] = g.known_holder[who] + dealt
+            else:
+                g.drawn = shuffled[at - 1]
+        g.draw_pile = shuffled[at:]
+        g.rng = np.random.default_rng(rng.integers(1 << 63))
+        return g
+
     # ------------------------------------------------------------------------------------------
     # reading the state
     # ------------------------------------------------------------------------------------------
@@ -411,7 +455,7 @@ class Game:
         }.get(self.phase, "D1")
 
     def _phase_reason(self, action: Any) -> str:
-        name = type(action).__name__
+        name = _ACTION_WORDS.get(type(action), type(action).__name__)
         if not isinstance(action, _ACTION_TYPES):
             return f"{action!r} is not a ttrlib action"
         waits = {
@@ -596,7 +640,8 @@ class Game:
         shown = ", ".join(c.value for c in revealed) or "nothing (no cards left, U6)"
         self._log(seat, "tunnel", f"{seat_name(seat)} tries the tunnel {route.a} - {route.b}: "
                   f"revealed {shown}; {extra} extra card(s) owed (U1, U2)",
-                  revealed=[c.value for c in revealed], extra=extra)
+                  route=route.id, revealed=[c.value for c in revealed], extra=extra,
+                  color=color.value)
         if extra == 0:
             self._settle_tunnel(EMPTY, EMPTY)
         else:
@@ -607,6 +652,8 @@ class Game:
         if not isinstance(a.route, str) or not self.board.has_route(a.route):
             raise IllegalClaim("K2", f"there is no route {a.route!r} on this board")
         route = self.board.route(a.route)
+        if a.teammate:
+            raise IllegalClaim("K1", "cards in your teammate's hand cannot pay for your route")
         why = tracks.closed_reason(self.board, route, self.owners, seat, self.players)
         if why:
             raise IllegalClaim("K3", why)
@@ -925,6 +972,12 @@ class Game:
 
 
 _ONE = {c: CardCounts._raw(tuple(int(c is d) for d in COLORS)) for c in COLORS}
+_ACTION_WORDS = {
+    act.KeepTickets: "Keeping tickets", act.DrawCard: "Drawing a train card",
+    act.PlaceCard: "Placing a drawn card", act.Claim: "Claiming a route",
+    act.PayTunnel: "Paying a tunnel's extra cards", act.Withdraw: "Taking tunnel cards back",
+    act.DrawTickets: "Drawing tickets", act.ShareTickets: "Sharing tickets", act.Pass: "Passing",
+}
 _ACTION_TYPES = (act.KeepTickets, act.DrawCard, act.PlaceCard, act.Claim, act.PayTunnel,
                  act.Withdraw, act.DrawTickets, act.ShareTickets, act.Pass)
 assert DECK_SIZE == 110

@@ -1,0 +1,126 @@
+"""CardSplitStepper: draw two train cards and split them between your hand and the team
+cardholder, one decision at a time (rules D1-D4, with C5 and C6 happening on the way)."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from .. import actions as act
+from .. import display
+from ..cards import Color
+from ..game import FACE_UP, Game, Phase, seat_name, team_name
+from .base import LessonWidget, button, ready_game, safe
+
+_STEP = {
+    Phase.TURN: ("Pick your first card: a face-up card or the top of the deck. A face-up "
+                 "locomotive taken first is your whole draw and goes to the team cardholder (D2)."),
+    Phase.PLACE_CARD: ("You have seen your first card. Decide now where it goes: your hand or the "
+                       "team cardholder. The second card will go to the other place (D1)."),
+    Phase.SECOND_CARD: ("Pick your second card. It goes to the other place. A face-up locomotive "
+                        "may not be taken as the second card (D3)."),
+}
+
+
+class CardSplitStepper(LessonWidget):
+    """Step through a Team Asia card draw from one seat.
+
+    Buttons: ``take[0..4]`` (face-up slots), ``deck``, ``to_hand``, ``to_cardholder`` and
+    ``others`` (let the bots play until your next turn). Every click goes to the engine; a click
+    the rules forbid shows the rule and the reason in the message line.
+    """
+
+    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int = 1, bots=None):
+        super().__init__(ready_game(game, seed), seat, bots=bots, seed=seed)
+        self.step = w.HTML()
+        self.row = w.HTML()
+        self.take = [button(f"Take card {i + 1}", lambda i=i: self.draw(i), width="92px")
+                     for i in range(FACE_UP)]
+        self.deck = button("Draw from deck", lambda: self.draw("deck"), width="140px")
+        self.drawn = w.HTML()
+        self.to_hand = button("→ my hand", lambda: self.place("hand"), width="140px")
+        self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
+                                    width="160px")
+        self.others = button("Let the other players play", self.next_turn, width="220px")
+        self.cards = w.HTML()
+        self.children = [
+            self.header, self.step, self.row, w.HBox(self.take + [self.deck]),
+            w.HBox([self.drawn, w.VBox([self.to_hand, self.to_cardholder])]),
+            self.message, self.cards, self.others, self.history,
+        ]
+        self.render()
+
+    # --- clicks ------------------------------------------------------------------------------
+    @safe
+    def draw(self, source) -> None:
+        view = self.view()
+        if not view.my_turn:
+            self.say(f"It is not your turn yet: press '{self.others.description}'.", "info")
+            return
+        slot = None if source == "deck" else source
+        before = view.face_up[slot] if slot is not None else None
+        if self.act(act.DrawCard(source)):
+            after = self.view()
+            if before is Color.LOCOMOTIVE and after.phase is not Phase.SECOND_CARD \
+                    and after.phase is not Phase.PLACE_CARD:
+                self.say("You took a face-up locomotive as your first card: it went to the team "
+                         "cardholder and your draw is over (D2).", "success", rule="D2")
+            elif after.drawn_card is not None:
+                self.say(f"You drew this card: {after.drawn_card.value}. Where does it go?", "info",
+                         rule="D1")
+            else:
+                self.say("Your second card went to the other place. Your turn is over.",
+                         "success", rule="D1")
+
+    @safe
+    def place(self, to: str) -> None:
+        if not self.view().my_turn:
+            self.say(f"It is not your turn yet: press '{self.others.description}'.", "info")
+            return
+        if self.act(act.PlaceCard(to)):
+            other = "team cardholder" if to == "hand" else "your hand"
+            if self.view().phase is Phase.SECOND_CARD:
+                self.say(f"Placed. Your second card will go to {other}.", "success", rule="D1")
+            else:
+                self.say("Placed. No second card can be drawn, so your draw ends here.",
+                         "success", rule="D4")
+
+    @safe
+    def next_turn(self) -> None:
+        if self.view().my_turn and not self.game.is_over:
+            self.say("It is your turn: the others are waiting for you.", "info")
+            return
+        n = self.play_others()
+        self.say(f"The bots played {n} step(s); it is your turn again." if not self.game.is_over
+                 else "The game is over.", "info")
+        self.render()
+
+    # --- showing -----------------------------------------------------------------------------
+    def render(self) -> None:
+        view = self.view()
+        self.header.value = self.seat_header(view)
+        self.step.value = display.message_html(_STEP.get(view.phase, "Wait for your turn."),
+                                               "info") if view.my_turn else \
+            display.message_html("Not your turn: let the other players play.", "info")
+        legal = {a.source for a in self.game.legal_actions() if isinstance(a, act.DrawCard)} \
+            if view.my_turn else set()
+        labels = [f"{i + 1}" for i in range(FACE_UP)]
+        self.row.value = display.card_row_html(list(view.face_up), title="Face-up cards",
+                                               labels=labels)
+        for i, b in enumerate(self.take):
+            b.button_style = "primary" if i in legal else ""
+        self.deck.button_style = "primary" if "deck" in legal else ""
+        self.deck.description = f"Draw from deck ({view.draw_pile_size})"
+        placing = view.phase is Phase.PLACE_CARD and view.my_turn
+        for b in (self.to_hand, self.to_cardholder):
+            b.button_style = "warning" if placing else ""
+        self.drawn.value = display.card_row_html(
+            [view.drawn_card], title="Card you drew", labels=["where to?"]) if placing else ""
+        team = team_name(view.team).split()[-1]
+        self.cards.value = display.layout_html(
+            display.hand_html(view.hand),
+            display.cardholder_html(view.team_cardholder, team),
+            display.offlimits_html(view.hand_sizes[view.teammate],
+                                   f"Teammate {seat_name(view.teammate)}'s hand"),
+            direction="row",
+        )
+        self.history.value = self.events_html(view)
