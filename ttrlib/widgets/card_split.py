@@ -33,9 +33,9 @@ class CardSplitStepper(LessonWidget):
         super().__init__(ready_game(game, seed), seat, bots=bots, seed=seed)
         self.step = w.HTML()
         self.row = w.HTML()
-        self.take = [button(f"Take card {i + 1}", lambda i=i: self.draw(i), width="92px")
+        self.take = [button(f"Take card {i + 1}", lambda i=i: self.draw(i), width="112px")
                      for i in range(FACE_UP)]
-        self.deck = button("Draw from deck", lambda: self.draw("deck"), width="140px")
+        self.deck = button("Draw from deck", lambda: self.draw("deck"), width="170px")
         self.drawn = w.HTML()
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="140px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
@@ -44,7 +44,8 @@ class CardSplitStepper(LessonWidget):
         self.cards = w.HTML()
         self.children = [
             self.header, self.step, self.row, w.HBox(self.take + [self.deck]),
-            w.HBox([self.drawn, w.VBox([self.to_hand, self.to_cardholder])]),
+            w.HBox([self.drawn, w.VBox([self.to_hand, self.to_cardholder],
+                                       layout=w.Layout(justify_content="center"))]),
             self.message, self.cards, self.others, self.history,
         ]
         self.render()

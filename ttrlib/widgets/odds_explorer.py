@@ -1,0 +1,580 @@
+"""OddsExplorer: the exact law of a tunnel's extra cost, and an experiment that converges to it
+(rules U1, U2, U5, U6, C6; the "Tunnel odds" paragraph of the rules reference).
+
+Sliders set the number of revealed cards ``n``, the unseen cards ``N`` and the matching cards
+``K`` among them, the draw pile size and, for the reshuffle case (the draw pile holds fewer than
+``n`` cards, U6), the discard pile and its matching cards. The law panel shows the exact law from
+``ttrlib.odds.tunnel_extra_cost``; **Simulate** turns real (virtual) cards with
+``ttrlib.simulate.simulate_extra_cost`` chunk by chunk, then shows the simulated frequencies
+beside the exact probabilities, the verdict of ``ttrlib.simulate.compare`` and how the largest
+gap shrinks as the trials add up.
+
+Every number on the screen is computed; nothing is typed in. Only counts matter for the law, so
+the explorer builds its pool from ``K`` red-or-locomotive cards (locomotives for a U5 claim) and
+``N - K`` other cards.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import io
+from collections.abc import Callable
+from fractions import Fraction
+from math import sqrt
+
+import ipywidgets as w
+import numpy as np
+
+from .. import display
+from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color
+from ..odds import Distribution, tunnel_extra_cost
+from ..simulate import Comparison, compare, simulate_extra_cost
+from .base import _plain
+
+__all__ = ["OddsExplorer"]
+
+#: Matching cards a full deck holds (rule C1): one colour (12) plus the locomotives (14), or the
+#: locomotives alone for a claim paid with locomotives only (U5).
+COLOUR_MATCHING = 12 + LOCOMOTIVES
+LOCO_MATCHING = LOCOMOTIVES
+
+TRIAL_CHOICES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
+_FILLER = Color.BLUE  # the non-matching cards: any colour that matches neither red nor U5 claims
+
+_CSS = """<style>
+.ttr-ox-facts { display: flex; flex-direction: column; gap: 6px; max-width: 430px; }
+.ttr-ox-facts p { margin: 0; }
+.ttr-ox-big { font-size: 15px; }
+.ttr-ox-big b { font-size: 16px; }
+.ttr-ox-formula { font-family: var(--jp-code-font-family, "DejaVu Sans Mono", monospace);
+  font-size: 12px; opacity: 0.9; overflow-wrap: anywhere; }
+.ttr-ox-table { border-collapse: collapse; font-size: 12.5px; }
+.ttr-ox-table th, .ttr-ox-table td { padding: 3px 7px; text-align: right;
+  border-bottom: 1px solid rgba(128,128,128,0.35); }
+.ttr-ox-table th { font-weight: 600; border-bottom: 2px solid rgba(128,128,128,0.6); }
+.ttr-ox-table td.ttr-ox-k { text-align: center; font-weight: 700; }
+.ttr-ox-sub { font-size: 11px; opacity: 0.75; }
+.ttr-ox-fig { border-radius: 8px; box-shadow: 0 0 0 1px rgba(128,128,128,0.45);
+  background: #ffffff; }
+.ttr-ox-note { font-size: 12px; opacity: 0.85; max-width: 720px; }
+</style>"""
+
+
+def _guard(handler: Callable) -> Callable:
+    """Like ``widgets.base.safe``: an unexpected error becomes a short message in the message
+    line, never a traceback in front of a learner."""
+
+    @functools.wraps(handler)
+    def wrapped(self: OddsExplorer, *args, **kwargs):
+        try:
+            return handler(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - the widget must stay usable
+            self.last_error = exc
+            self.say(f"Something went wrong ({type(exc).__name__}: {exc}). Nothing was changed; "
+                     "move a slider or press Simulate again.", "warning")
+
+    return wrapped
+
+
+def _band_factor(probs: np.ndarray) -> tuple[float, float]:
+    """``(z, sigma)`` for a 99% band on the *largest* gap between simulated and exact
+    probabilities: ``z`` is the Bonferroni normal quantile for the cells that can vary and
+    ``sigma`` the largest ``sqrt(p (1 - p))``; after ``t`` trials the band is
+    ``z * sigma / sqrt(t)``."""
+    from statistics import NormalDist
+
+    cells = int(((probs > 0) & (probs < 1)).sum())
+    z = NormalDist().inv_cdf(1 - 0.01 / (2 * max(cells, 1)))
+    sigma = float(np.sqrt((probs * (1 - probs)).max())) if probs.size else 0.0
+    return z, sigma
+
+
+def _short(v: float) -> str:
+    """A trial count for an axis label: 100, 1k, 10k, 100k, 1M."""
+    for size, suffix in ((1_000_000, "M"), (1_000, "k")):
+        if v >= size:
+            return f"{v / size:g}{suffix}"
+    return f"{v:g}"
+
+
+def _pct(p: float) -> str:
+    """A percentage with two decimals; tiny ones with two significant digits (never "0.00%"
+    for a probability that is not 0)."""
+    pct = 100 * float(p)
+    if pct == 0 or pct >= 0.01:
+        return f"{pct:.2f}%"
+    return f"{pct:.2g}%"
+
+
+def _gap(x: float) -> str:
+    """A signed gap in percentage points, without a "-0.000"."""
+    return "0.000" if abs(x) < 0.0005 else f"{x:+.3f}"
+
+
+def _frac(p: Fraction) -> str:
+    return str(p) if p.denominator != 1 else str(p.numerator)
+
+
+def _checkpoints(trials: int, start: int = 100, per_decade: int = 8) -> list[int]:
+    """Cumulative trial counts after each chunk: log-spaced, so the convergence picture has
+    evenly spaced points on its logarithmic axis; the last one is ``trials``."""
+    if trials <= start:
+        return [trials]
+    num = max(2, int(round(per_decade * np.log10(trials / start))) + 1)
+    pts = sorted({int(round(x)) for x in np.geomspace(start, trials, num)})
+    pts[-1] = trials
+    return pts
+
+
+class OddsExplorer(w.VBox):
+    """Explore the exact tunnel law and test it by simulation.
+
+    Controls (public, so tests and notebooks can drive them): ``reveal`` (n), ``unseen`` (N),
+    ``matching`` (K), ``locomotives_only`` (U5 claim), ``draw_pile``, ``discard``,
+    ``discard_matching`` (sliders / checkbox), ``trials`` (dropdown), ``simulate`` (button).
+    Output: ``law_panel``, ``sim_panel``, ``progress`` (one step per chunk), ``message``.
+    ``exact()`` is the current law; after a simulation ``counts`` holds the simulated counts,
+    ``comparison`` the verdict and ``history`` the (trials, largest gap, 99% band) checkpoints.
+
+    ``matching=None`` (the default) means the fresh-deck count: 26 for a colour claim, 14 for
+    a locomotives-only claim (``locomotives_only=True``). ``draw_pile=None`` means all ``unseen``
+    cards. ``seed`` seeds the simulations (see ``run_simulation``).
+
+    Impossible settings are clamped back to the nearest possible value and explained in the
+    message line: K <= N, draw pile <= N, matching in the discard <= discard, unseen + discard
+    <= 110 and K + matching in the discard <= 26 (14 for a U5 claim) (rule C1).
+    """
+
+    def __init__(self, *, reveal: int = 4, unseen: int = DECK_SIZE, matching: int | None = None,
+                 draw_pile: int | None = None, discard: int = 0, discard_matching: int = 0,
+                 seed: int = 0, locomotives_only: bool = False):
+        super().__init__(layout=w.Layout(width="100%", max_width="980px"))
+        self.add_class("ttr-widget")
+        self.seed = seed
+        self.runs = 0  # Simulate presses: run r uses SeedSequence(seed, spawn_key=(r,))
+        self.last_error: Exception | None = None
+        self.counts: np.ndarray | None = None
+        self.comparison: Comparison | None = None
+        self.history: list[tuple[int, float, float]] = []
+        self._quiet = False
+        notes: list[str] = []
+
+        cap = LOCO_MATCHING if locomotives_only else COLOUR_MATCHING
+        reveal = self._arg(reveal, "reveal", 0, 8, 4, notes)
+        unseen = self._arg(unseen, "unseen", 0, DECK_SIZE, DECK_SIZE, notes)
+        # matching=None: the fresh-deck count, 26 (14 for a U5 claim), as far as N allows
+        matching = min(cap, unseen) if matching is None else self._arg(
+            matching, "matching", 0, cap, min(cap, unseen), notes)
+        draw_pile = unseen if draw_pile is None else self._arg(draw_pile, "draw_pile", 0,
+                                                               DECK_SIZE, unseen, notes)
+        discard = self._arg(discard, "discard", 0, DECK_SIZE, 0, notes)
+        discard_matching = self._arg(discard_matching, "discard_matching", 0, cap, 0, notes)
+
+        style = {"description_width": "200px"}
+        wide = w.Layout(width="500px")
+
+        def slider(value: int, lo: int, hi: int, text: str, tip: str) -> w.IntSlider:
+            return w.IntSlider(value=value, min=lo, max=hi, description=text, tooltip=tip,
+                               continuous_update=False, style=style, layout=wide)
+
+        self.reveal = slider(reveal, 0, 8, "Cards revealed n",
+                             "How many cards the tunnel turns over (its number, rule U1)")
+        self.locomotives_only = w.Checkbox(value=bool(locomotives_only),
+                                           description="locomotives-only claim (U5)",
+                                           indent=False, layout=w.Layout(width="260px"))
+        self.unseen = slider(unseen, 0, DECK_SIZE, "Unseen cards N",
+                             "Cards you cannot see: the draw pile and the other players' hidden "
+                             "cards")
+        self.matching = slider(matching, 0, cap, "", "")
+        self.draw_pile = slider(draw_pile, 0, DECK_SIZE, "Draw pile size",
+                                "The draw pile is a random part of the unseen cards")
+        self.discard = slider(discard, 0, DECK_SIZE, "Discard pile size",
+                              "Used only when the draw pile holds fewer than n cards (U6, C6)")
+        self.discard_matching = slider(discard_matching, 0, cap, "Matching cards in discard",
+                                       "Matching cards in the discard pile (it is face up, so "
+                                       "you know them)")
+        self.reveal_note = w.HTML("<span class='ttr-ox-sub'>Team Asia tunnels: 4&ndash;6 &middot; "
+                                  "Europe: 3 (U1)</span>")
+        self.k_note = w.HTML()
+        self.pile_note = w.HTML("<span class='ttr-ox-sub'>&le; N; below n the discard pile is "
+                                "reshuffled (U6)</span>")
+        self.message = w.HTML()
+        self.law_panel = w.HTML()
+
+        self.trials = w.Dropdown(options=[(f"{t:,} trials", t) for t in TRIAL_CHOICES],
+                                 value=100_000, description="Trials",
+                                 layout=w.Layout(width="210px"),
+                                 style={"description_width": "50px"})
+        self.simulate = w.Button(description="Simulate", icon="play", button_style="primary",
+                                 tooltip="Turn cards from a shuffled pile, many times",
+                                 layout=w.Layout(width="130px"))
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="Progress",
+                                      style={"description_width": "70px"},
+                                      layout=w.Layout(width="320px"))
+        self.progress_text = w.HTML()
+        self.sim_panel = w.HTML()
+
+        for s in (self.reveal, self.unseen, self.matching, self.draw_pile, self.discard,
+                  self.discard_matching):
+            s.observe(self._on_slider, names="value")
+        self.locomotives_only.observe(self._on_toggle, names="value")
+        self.simulate.on_click(lambda _b: self.run_simulation())
+
+        self.children = [
+            w.HTML(display.style() + _CSS + "<div class='ttr-root'><b style='font-size:15px'>"
+                   "Tunnel odds explorer</b> &middot; how many extra cards will a tunnel cost? "
+                   "(U1, U2, U5, U6)</div>"),
+            w.HBox([self.reveal, self.reveal_note]),
+            w.HBox([self.unseen, self.locomotives_only]),
+            w.HBox([self.matching, self.k_note]),
+            w.HBox([self.draw_pile, self.pile_note]),
+            self.discard, self.discard_matching,
+            self.message, self.law_panel,
+            w.HBox([self.trials, self.simulate, self.progress, self.progress_text]),
+            self.sim_panel,
+        ]
+        self._relabel()
+        self._update(None, None, notes)
+
+    # --- arguments and constraints -----------------------------------------------------------
+    @staticmethod
+    def _arg(value, name: str, lo: int, hi: int, default: int, notes: list[str]) -> int:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            v = int(value.__index__())
+        except (AttributeError, TypeError):
+            notes.append(f"{name}={value!r} is not a whole number: using {default}.")
+            return default
+        if not lo <= v <= hi:
+            c = min(max(v, lo), hi)
+            notes.append(f"{name}={v} is outside {lo}..{hi}: using {c}.")
+            return c
+        return v
+
+    @property
+    def cap(self) -> int:
+        """Most matching cards the deck holds for this kind of claim (C1): 26, or 14 under U5."""
+        return LOCO_MATCHING if self.locomotives_only.value else COLOUR_MATCHING
+
+    def _fix(self, moved, old) -> list[str]:
+        """Clamp impossible combinations, the slider the learner just moved giving way."""
+        notes: list[str] = []
+        N, D = self.unseen, self.discard
+        # unseen + discard <= 110: the discard pile is face up, so its cards are not unseen (C1)
+        if N.value + D.value > DECK_SIZE:
+            if moved is N:
+                N.value = DECK_SIZE - D.value
+                notes.append(f"The deck has {DECK_SIZE} cards (C1) and the {D.value} in the discard "
+                             f"pile are seen, so at most {N.value} cards can be unseen.")
+            else:
+                D.value = DECK_SIZE - N.value
+                notes.append(f"The deck has {DECK_SIZE} cards (C1) and {N.value} of them are "
+                             f"unseen, so the discard pile can hold at most {D.value}. Lower the "
+                             "unseen cards N first.")
+        n_now = N.value
+        # the draw pile is part of the unseen cards; a full pile follows N
+        if moved is N and old is not None and self.draw_pile.value == old:
+            self.draw_pile.value = n_now
+        elif self.draw_pile.value > n_now:
+            self.draw_pile.value = n_now
+            if moved is self.draw_pile:
+                notes.append(f"The draw pile is made of unseen cards, so it holds at most "
+                             f"N = {n_now}.")
+            else:
+                notes.append(f"The draw pile is made of unseen cards: it now holds all "
+                             f"{n_now} of them.")
+        if self.matching.value > n_now:
+            self.matching.value = n_now
+            notes.append(f"The matching cards are among the unseen ones, so K is at most "
+                         f"N = {n_now}.")
+        if self.discard_matching.value > D.value:
+            self.discard_matching.value = D.value
+            notes.append(f"The discard pile holds {D.value} cards, so at most {D.value} of them "
+                         "can match.")
+        cap = self.cap
+        if self.matching.value + self.discard_matching.value > cap:
+            what = ("locomotives (U5)" if self.locomotives_only.value
+                    else "cards of one colour plus locomotives")
+            if moved is self.discard_matching:
+                self.discard_matching.value = cap - self.matching.value
+                notes.append(f"The deck has only {cap} {what} (C1) and {self.matching.value} are "
+                             f"unseen, so at most {self.discard_matching.value} can lie in the "
+                             "discard pile.")
+            else:
+                self.matching.value = cap - self.discard_matching.value
+                notes.append(f"The deck has only {cap} {what} (C1) and "
+                             f"{self.discard_matching.value} lie in the discard pile, so at most "
+                             f"K = {self.matching.value} can be unseen.")
+        return notes
+
+    # --- events ------------------------------------------------------------------------------
+    def _on_slider(self, change) -> None:
+        if not self._quiet:
+            self._update(change["owner"], change["old"])
+
+    def _on_toggle(self, change) -> None:
+        if not self._quiet:
+            self._toggle()
+
+    @_guard
+    def _toggle(self) -> None:
+        before = self.matching.value, self.discard_matching.value
+        self._quiet = True
+        try:
+            self._relabel()  # lowering the slider maximum clamps K at once
+        finally:
+            self._quiet = False
+        notes = []
+        if (self.matching.value, self.discard_matching.value) != before:
+            notes.append(f"A locomotives-only claim is matched only by locomotives (U5), and the "
+                         f"deck has {LOCO_MATCHING} (C1): K is now {self.matching.value}.")
+        self._update(None, None, notes)
+
+    @_guard
+    def _update(self, moved, old, notes: list[str] | None = None) -> None:
+        notes = list(notes or [])
+        self._quiet = True
+        try:
+            notes += self._fix(moved, old)
+        finally:
+            self._quiet = False
+        if notes:
+            self.say(" ".join(notes), "warning")
+        else:
+            self.message.value = ""
+        self._show_law()
+        self._clear_simulation()
+
+    def _relabel(self) -> None:
+        u5 = self.locomotives_only.value
+        cap = self.cap
+        self.matching.max = cap
+        self.discard_matching.max = cap
+        if u5:
+            self.matching.description = "Matching K (locomotives)"
+            self.matching.tooltip = "Unseen locomotives: the only cards that match a U5 claim"
+            self.k_note.value = ("<span class='ttr-ox-sub'>Locomotives-only claim: only "
+                                 f"locomotives match (U5); fresh deck K = {LOCO_MATCHING}</span>")
+        else:
+            self.matching.description = "Matching K (colour + locos)"
+            self.matching.tooltip = "Unseen cards of the claim's colour plus unseen locomotives"
+            self.k_note.value = ("<span class='ttr-ox-sub'>Colour claim: that colour and "
+                                 "locomotives match (U2); fresh deck K = 12 + "
+                                 f"{LOCOMOTIVES} = {COLOUR_MATCHING}</span>")
+
+    def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
+        self.message.value = display.message_html(text, kind, rule=rule)
+
+    @property
+    def message_text(self) -> str:
+        """The message line as plain text (what a learner reads)."""
+        return _plain(self.message.value)
+
+    # --- the exact law -----------------------------------------------------------------------
+    def _color(self) -> Color:
+        return Color.LOCOMOTIVE if self.locomotives_only.value else Color.RED
+
+    def _piles(self) -> tuple[CardCounts, CardCounts]:
+        """The unseen pool and the discard pile: only the counts of matching cards matter."""
+        c = self._color()
+        N, K = self.unseen.value, self.matching.value
+        D, KD = self.discard.value, self.discard_matching.value
+        return CardCounts({c: K, _FILLER: N - K}), CardCounts({c: KD, _FILLER: D - KD})
+
+    def exact(self) -> Distribution:
+        """The exact law of the extra cards for the current settings (``tunnel_extra_cost``)."""
+        pool, discard = self._piles()
+        return tunnel_extra_cost(pool, self._color(), self.reveal.value,
+                                 deck_size=self.draw_pile.value, discard=discard)
+
+    def _show_law(self) -> None:
+        law = self.exact()
+        n, N, K = self.reveal.value, self.unseen.value, self.matching.value
+        d, D, KD = self.draw_pile.value, self.discard.value, self.discard_matching.value
+        what = "locomotives" if self.locomotives_only.value else "red cards or locomotives"
+        p0 = law.prob(0)
+        # the two independent parts of the reveal: r1 cards from the draw pile (out of the N
+        # unseen, K matching), then r2 from the reshuffled discard pile (D cards, KD matching)
+        r1 = min(n, d)
+        r2 = min(n - d, D) if d < n else 0
+        parts = [(r1, N, K), (r2, D, KD)] if r2 else [(r1, N, K)]
+        parts = [(r, M, KM) for r, M, KM in parts if r] or [(0, N, K)]
+        formula = "P(k = 0) = " + " &middot; ".join(
+            f"C({M - KM},{r})/C({M},{r})" for r, M, KM in parts)
+        mean_formula = " + ".join(f"{r}&middot;{KM}/{M}" for r, M, KM in parts if M)
+        mean_check = sum((Fraction(r * KM, M) for r, M, KM in parts if M), Fraction(0))
+        if n == 0:
+            story = "A tunnel that reveals no card (n = 0) never costs an extra card."
+        elif d >= n:
+            story = (f"The tunnel turns the top <b>{n}</b> cards of the draw pile. They are a random "
+                     f"{n} of the <b>{N}</b> unseen cards, of which <b>{K}</b> match ({what}): "
+                     "the number that match is hypergeometric (U1, U2).")
+            mean_formula = f"n&middot;K/N = {mean_formula}"
+        elif r1 + r2 == 0:
+            story = ("Neither the draw pile nor the discard pile holds a card: nothing can be "
+                     "revealed, so the tunnel costs no extra card (U6).")
+        else:
+            if d == 0:
+                first = "The draw pile is empty"
+            else:
+                turned = "it is" if d == 1 else ("both are" if d == 2 else f"all {d} are")
+                first = (f"The draw pile holds only <b>{d}</b> of the {n} cards to reveal: "
+                         f"{turned} turned ({d} of the {N} unseen cards, {K} matching)")
+            more = "" if d == 0 else " more"
+            story = first + (
+                f", {'so' if d == 0 else 'then'} the discard pile ({D} cards, {KD} matching) is "
+                f"shuffled into a new draw pile and <b>{r2}</b>{more} "
+                f"{'card is' if r2 == 1 else 'cards are'} turned (U6, C6)."
+                if r2 else ", and the discard pile is empty (U6).")
+            if r1 and r2:
+                story += " The law is the sum of the two independent hypergeometric counts."
+            if r1 + r2 < n:
+                story += f" Only {r1 + r2} of the {n} cards exist to be revealed."
+        mean = law.mean
+        if mean_check != mean:  # pragma: no cover - the engine and the textbook formula disagree
+            mean_formula = "&sum; k&middot;P(k)"
+        if not mean_formula:
+            mean_formula = "0"
+        facts = (
+            "<div class='ttr-ox-facts'>"
+            f"<p>{story}</p>"
+            f"<p class='ttr-ox-big'>P(no extra card) = <b>{_frac(p0)}</b> "
+            f"&asymp; <b>{_pct(float(p0))}</b></p>"
+            f"<p class='ttr-ox-formula'>{formula} = {_frac(p0)}</p>"
+            f"<p class='ttr-ox-big'>Mean: <b>{float(mean):.4f}</b> extra cards "
+            f"<span class='ttr-ox-formula'>= {mean_formula} = {_frac(mean)}</span></p>"
+            f"<p>P(at least 2 extra cards) = {_frac(law.at_least(2))} &asymp; "
+            f"{_pct(float(law.at_least(2)))}</p>"
+            "</div>"
+        )
+        chart = display.distribution_html(
+            law, f"Exact law: extra cards k for a {n}-card tunnel", xlabel="k")
+        self.law_panel.value = display.layout_html(chart, _CSS + facts, direction="row")
+
+    # --- the experiment ----------------------------------------------------------------------
+    def _clear_simulation(self) -> None:
+        self.counts = None
+        self.comparison = None
+        self.history = []
+        self.progress.value = 0
+        self.progress_text.value = ""
+        self.sim_panel.value = display.message_html(
+            "Press Simulate to turn cards from a shuffled pile many times and compare the "
+            "frequencies with the exact law above.", "info")
+
+    @_guard
+    def run_simulation(self) -> None:
+        """Simulate the reveal ``trials.value`` times, chunk by chunk (one progress step each).
+
+        Run ``r`` (counted from 0 per widget) draws its chunk seeds from
+        ``numpy.random.SeedSequence(seed, spawn_key=(r,)).spawn(chunks)``, so a given seed and
+        run number always give the same counts.
+        """
+        law = self.exact()
+        pool, discard = self._piles()
+        color, n, d = self._color(), self.reveal.value, self.draw_pile.value
+        total = int(self.trials.value)
+        stops = _checkpoints(total)
+        seeds = np.random.SeedSequence(self.seed, spawn_key=(self.runs,)).spawn(len(stops))
+        run = self.runs
+        self.runs += 1
+        probs = np.array([float(law.prob(k)) for k in range(n + 1)])
+        z, widest = _band_factor(probs)
+        counts = np.zeros(n + 1, dtype=np.int64)
+        history: list[tuple[int, float, float]] = []
+        self.progress.max = len(stops)
+        self.progress.value = 0
+        self.simulate.disabled = True
+        try:
+            done = 0
+            for i, (stop, ss) in enumerate(zip(stops, seeds)):
+                counts += simulate_extra_cost(pool, color, n, trials=stop - done, seed=ss,
+                                              deck_size=d, discard=discard)
+                done = stop
+                gap = float(np.abs(counts / done - probs).max())
+                history.append((done, gap, z * widest / sqrt(done)))
+                self.progress.value = i + 1
+                self.progress_text.value = (f"<span class='ttr-ox-sub'>{done:,} / {total:,} "
+                                            "trials</span>")
+        finally:
+            self.simulate.disabled = False
+        self.counts, self.history = counts, history
+        self.comparison = compare(law, counts)
+        self.sim_panel.value = self._sim_html(law, counts, self.comparison, history, run, z)
+
+    def _sim_html(self, law: Distribution, counts: np.ndarray, cmp: Comparison,
+                  history: list[tuple[int, float, float]], run: int, z: float) -> str:
+        total = int(counts.sum())
+        rows = []
+        for k in range(len(counts)):
+            p = law.prob(k)
+            f = counts[k] / total
+            rows.append(
+                f"<tr><td class='ttr-ox-k'>{k}</td><td>{_frac(p)}</td><td>{_pct(float(p))}</td>"
+                f"<td>{int(counts[k]):,}</td><td>{_pct(f)}</td>"
+                f"<td>{_gap(100 * (f - float(p)))}</td></tr>")
+        table = (
+            "<table class='ttr-ox-table'><thead><tr><th>k</th><th>exact P</th><th>exact %</th>"
+            "<th>simulated</th><th>simulated %</th><th>gap (points)</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+            f"<div class='ttr-ox-sub'>{total:,} simulated reveals &middot; seed {self.seed}, "
+            f"run {run + 1}</div>")
+        verdict = display.message_html(str(cmp), "success" if cmp.agrees else "error")
+        fig = self._convergence_png(history)
+        picture = (f"<img class='ttr-ox-fig' width='400' alt='largest gap between simulated and "
+                   f"exact probabilities against the number of trials' src='{fig}'/>"
+                   if fig else "<div class='ttr-ox-note'>The law is certain (every reveal gives "
+                   "the same count), so there is no gap to shrink.</div>")
+        left = f"<div class='ttr-frame'><div class='ttr-head'>Simulated vs exact</div>{table}</div>"
+        probs = np.array([float(law.prob(k)) for k in range(len(counts))])
+        cells = int(((probs > 0) & (probs < 1)).sum())
+        note = "" if not fig else ("<div class='ttr-ox-note'>Each dot is the largest of the "
+                f"{cells} gaps between a simulated frequency and its exact probability after that "
+                "many trials. The shaded funnel is a 99% band for that largest gap "
+                f"({z:.3f} standard deviations of the widest cell, so that all {cells} gaps stay "
+                "inside together with probability 99%); it narrows like 1/&radic;trials, and "
+                "the dots narrow with it: the experiment converges to the formula.</div>")
+        right = f"<div style='width:400px'>{picture}{note}</div>"
+        body = display.layout_html(_CSS + left, right, direction="row")
+        return display.layout_html(verdict, body, direction="column")
+
+    @staticmethod
+    def _convergence_png(history: list[tuple[int, float, float]]) -> str | None:
+        """The largest gap against the number of trials (log x-axis) with its 99% band, as a
+        data: URL (PNG, drawn without pyplot so no global figure state is touched)."""
+        if not history or max(b for _, _, b in history) == 0:
+            return None
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+        n = np.array([h[0] for h in history], dtype=float)
+        gap = np.array([h[1] for h in history]) * 100
+        band = np.array([h[2] for h in history]) * 100
+        fig = Figure(figsize=(4.4, 3.0), dpi=100)
+        fig.patch.set_facecolor("#ffffff")
+        ax = fig.add_subplot()
+        ax.fill_between(n, 0, band, color="#3d85c6", alpha=0.16, linewidth=0,
+                        label="99% band")
+        ax.plot(n, band, color="#3d85c6", linewidth=1, linestyle="--")
+        ax.plot(n, gap, color="#e8710a", marker="o", markersize=4, linewidth=1.4,
+                label="largest |simulated \u2212 exact|")
+        ax.axhline(0, color="#555555", linewidth=0.8)
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=10))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: _short(v)))
+        ax.set_xlim(n[0] / 1.15, n[-1] * 1.15)
+        ax.set_ylim(0, 1.08 * max(band.max(), gap.max()))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+        ax.set_xlabel("trials (log scale)")
+        ax.set_ylabel("gap (percentage points)")
+        ax.set_title("The experiment converges to the formula", fontsize=11)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(loc="upper right", fontsize=9, frameon=False)
+        fig.subplots_adjust(left=0.16, right=0.97, bottom=0.16, top=0.9)  # cheaper than tight
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=150, facecolor=fig.get_facecolor())
+        return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
