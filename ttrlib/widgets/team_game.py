@@ -1,0 +1,448 @@
+"""TeamGame: play a whole Team Asia game from one seat, bots in the other seats, up to the score
+sheet (rules E2-E6). Save and load the game as JSON text.
+
+The widget shows only what the seat may know (rule I1) and offers the engine's legal actions;
+any click the rules forbid is still sent to the engine, whose rule and reason show in the message
+line.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from .. import actions as act
+from .. import display
+from ..bots import GreedyBot
+from ..cards import CardCounts
+from ..errors import SaveError
+from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
+from .base import LessonWidget, button, safe
+from .tickets import TicketChooser, ticket_table_html
+
+_CSS = """
+.ttr-table { border-collapse: collapse; margin: 2px 0; }
+.ttr-table th, .ttr-table td { padding: 3px 10px; text-align: left; vertical-align: middle;
+  border-bottom: 1px solid rgba(128,128,128,0.3); }
+.ttr-table th { font-weight: 700; }
+.ttr-table tr.ttr-me td { font-weight: 700; }
+.ttr-table td.ttr-num { text-align: right; }
+.ttr-table tr.ttr-section td { font-weight: 700; padding-top: 9px; border-bottom-width: 2px; }
+.ttr-scroll { max-height: 380px; overflow-y: auto; padding-right: 6px; }
+.ttr-win { font-size: 15px; font-weight: 800; margin: 4px 0; }
+"""
+
+_HINTS = {
+    Phase.SETUP_TICKETS: "Choose your tickets: keep at least 3 of the 5 and share 1 of them (T1).",
+    Phase.TURN: ("Your turn: draw train cards, claim a route, draw 4 tickets, or share 1-2 of "
+                 "your tickets."),
+    Phase.PLACE_CARD: ("Where does the card you drew go: your hand or the team cardholder? The "
+                       "second card goes to the other place (D1)."),
+    Phase.SECOND_CARD: ("Draw your second card (a face-up slot or the deck); it goes to the other "
+                        "place (D1). A face-up locomotive may not be the second card (D3)."),
+    Phase.CHOOSE_TICKETS: "Keep at least 1 of the tickets you drew and share 1 of them (T2).",
+    Phase.TUNNEL: "The tunnel asks for more cards: pay them, or take your cards back (U2, U3).",
+}
+
+
+def _fragment(body: str) -> str:
+    """Markup of this module, in the display style (joins display fragments in layout_html)."""
+    return f"<div class='ttr-root'>{display.style()}<style>{_CSS}</style>{body}</div>"
+
+
+def _payment_text(hand: CardCounts, holder: CardCounts) -> str:
+    parts = [f"{c.describe()} from {where}" for c, where in
+             ((hand, "your hand"), (holder, "the team cardholder")) if c]
+    return " + ".join(parts) or "nothing"
+
+
+def _who(seat: int, me: int) -> str:
+    tag = " (you)" if seat == me else (" (teammate)" if seat == me ^ 1 else "")
+    return f"{seat_name(seat)}{tag}"
+
+
+def players_html(view: PlayerView) -> str:
+    """Public counts per seat: trains left, cards in hand, private tickets (rule I1)."""
+    rows = "".join(
+        f"<tr class='{'ttr-me' if s == view.seat else ''}'><td>{_who(s, view.seat)}</td>"
+        f"<td>{team_name(s // 2)}</td><td class='ttr-num'>{view.trains[s]}</td>"
+        f"<td class='ttr-num'>{view.hand_sizes[s]}</td>"
+        f"<td class='ttr-num'>{view.ticket_counts[s]}</td></tr>"
+        for s in range(view.players))
+    return _fragment(
+        "<div class='ttr-frame'><div class='ttr-head'>Players</div><table class='ttr-table'>"
+        "<tr><th>Seat</th><th>Team</th><th>Trains left</th><th>Cards in hand</th>"
+        f"<th>Private tickets</th></tr>{rows}</table></div>")
+
+
+def routes_html(view: PlayerView, payable: set[str]) -> str:
+    """Every route: claimed (by whom) or open, grouped; tunnels show their reveal number."""
+    board, me = view.board, view.seat
+    groups: dict[str, list] = {}
+    for r in sorted(board.routes, key=lambda r: (r.a, r.b, r.id)):
+        owner = view.claimed.get(r.id)
+        if owner is None:
+            key = "Open routes (✓ = you can pay for it now)"
+            status = "✓ you can pay now" if r.id in payable else "open"
+        else:
+            key = f"{team_name(owner // 2)}'s routes"
+            status = f"claimed by {_who(owner, me)}"
+        parallel = len(board.parallel(r)) + 1
+        if parallel > 1:
+            status += f" · {'double' if parallel == 2 else 'triple'} route"
+        groups.setdefault(key, []).append(
+            f"<tr><td>{display.route_html(r)}</td><td>{html.escape(status)}</td></tr>")
+    mine = f"{team_name(view.team)}'s routes"
+    order = sorted(groups, key=lambda k: (k != mine, k.startswith("Open"), k))
+    rows = "".join(
+        f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({len(groups[k])})</td></tr>"
+        + "".join(groups[k]) for k in order)
+    return _fragment(
+        "<div class='ttr-frame'><div class='ttr-head'>Routes</div><div class='ttr-scroll'>"
+        f"<table class='ttr-table'>{rows}</table></div></div>")
+
+
+def score_sheet_html(game: Game) -> str:
+    """The end-of-game score sheet per team (E2-E6), from ``game.scores()``."""
+    board = game.view(0).board
+    sheets = game.scores()
+    head = "".join(f"<th>{team_name(s.team)}</th>" for s in sheets)
+
+    def row(label: str, cells) -> str:
+        return f"<tr><td>{label}</td>" + "".join(
+            f"<td class='ttr-num'>{c}</td>" for c in cells) + "</tr>"
+
+    def signed(n: int) -> str:
+        return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
+
+    rows = [
+        row("Route points (E2)", [s.route_points for s in sheets]),
+        row("Tickets: completed − failed (E3)",
+            [f"{signed(s.ticket_points)} ({s.completed} done, {len(s.tickets) - s.completed} "
+             "failed)" for s in sheets]),
+        row("Asian Express, longest path (E4)",
+            [f"{s.asian_express} (path {s.longest_path})" for s in sheets]),
+        row("Globetrotter, most tickets (E5)",
+            [f"{s.globetrotter} ({s.completed} tickets)" for s in sheets]),
+        row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets]),
+        row("Rank (ties: E6)", [f"{s.rank}" for s in sheets]),
+    ]
+    winners = [team_name(s.team) for s in sheets if s.rank == 1]
+    verdict = (f"{winners[0]} wins!" if len(winners) == 1 else
+               f"A tie between {' and '.join(winners)}!")
+    table = _fragment(
+        "<div class='ttr-frame'><div class='ttr-head'>Score sheet</div>"
+        f"<div class='ttr-win'>{html.escape(verdict)}</div><table class='ttr-table'>"
+        f"<tr><th></th>{head}</tr>{''.join(rows)}</table></div>")
+    parts = [table]
+    for s in sheets:
+        status = {t.ticket: "completed" if t.completed else "failed" for t in s.tickets}
+        for shared, label in ((True, "shared"), (False, "private")):
+            ids = [t.ticket for t in s.tickets if t.shared is shared]
+            parts.append(display.tickets_html(
+                [board.ticket(t) for t in ids], f"{team_name(s.team)}: {label} tickets",
+                statuses=status))
+    return display.layout_html(*parts)
+
+
+class TeamGame(LessonWidget):
+    """A whole game from one seat; the other seats are played by bots (``GreedyBot``).
+
+    Controls: ``take[0..4]`` (face-up slots), ``deck``, ``to_hand`` / ``to_cardholder``
+    (where the first card goes), ``route`` + ``payment`` (dropdowns) and ``claim_button``,
+    ``tunnel_payment`` + ``pay_button`` and ``withdraw_button``, ``draw_tickets``,
+    ``chooser`` (``chooser.boxes``, ``chooser.share_choice``, ``chooser.confirm``: the setup and
+    mid-game ticket choice), ``sharer`` (``sharer.boxes``, ``sharer.confirm``: share 1-2 private
+    tickets), ``others`` (let the bots play until your next turn), ``save_button``,
+    ``load_button`` and ``save_text``. ``score_sheet`` shows once the game is over.
+    """
+
+    def __init__(self, game: Game | None = None, seat: int = 0, *, players: int = 4,
+                 seed: int = 0, bots=None):
+        game = Game.new(players=players, seed=seed) if game is None else game
+        super().__init__(game, seat, bots=bots, seed=seed)
+        self.seed = seed
+        self._rendering = False
+        self.step = w.HTML()
+        self.score_sheet = w.HTML()
+        self.row = w.HTML()
+        self.cards = w.HTML()
+        self.tickets = w.HTML()
+        self.table = w.HTML()
+        # Slots are numbered 0-4, as in the engine's log ("draws a card from face-up slot 2").
+        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="96px")
+                     for i in range(FACE_UP)]
+        self.deck = button("Deck", lambda: self.draw("deck"), width="120px")
+        self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
+        self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
+                                    width="150px")
+        self.route = w.Dropdown(description="Route", layout=w.Layout(width="470px"),
+                                style={"description_width": "50px"})
+        self.payment = w.Dropdown(description="Pay with", layout=w.Layout(width="470px"),
+                                  style={"description_width": "60px"})
+        self.claim_button = button("Claim the route", self.claim, width="150px")
+        self.tunnel_view = w.HTML()
+        self.tunnel_payment = w.Dropdown(description="Pay with", layout=w.Layout(width="470px"),
+                                         style={"description_width": "60px"})
+        self.pay_button = button("Pay the extra cards", self.pay, width="170px")
+        self.withdraw_button = button("Take my cards back", self.withdraw, width="170px")
+        self.tunnel_box = w.VBox([self.tunnel_view, w.HBox(
+            [self.tunnel_payment, self.pay_button, self.withdraw_button])])
+        board = game.view(seat).board
+        self.chooser = TicketChooser(board, "keep", self.keep)
+        self.draw_tickets = button("Draw 4 tickets", self.draw_ticket_cards, width="150px")
+        self.sharer = TicketChooser(board, "share", self.share, share=False, pictures=False,
+                                    confirm_label="Share the ticked tickets",
+                                    title="Or share 1 or 2 private tickets (your whole turn, T4):")
+        self.others = button("Let the others play", self.next_turn, width="200px")
+        self.others.button_style = "warning"
+        self.save_button = button("Save", self.save, width="90px")
+        self.load_button = button("Load", self.load, width="90px")
+        self.save_text = w.Textarea(placeholder="Saved game (JSON): press Save, or paste one "
+                                    "here and press Load",
+                                    layout=w.Layout(width="100%", height="70px"))
+        self.route.observe(lambda _c: self._route_changed(), names="value")
+        label = w.HTML
+        self.children = [
+            self.header, self.step, self.message, w.HBox([self.others]), self.score_sheet,
+            self.chooser, self.tunnel_box, self.row,
+            label("<b>Draw train cards</b> (D1-D4)"), w.HBox(self.take + [self.deck]),
+            w.HBox([self.to_hand, self.to_cardholder]),
+            label("<b>Claim a route</b> (K1-K3, U1)"),
+            w.HBox([self.route, self.payment, self.claim_button]),
+            self.cards, self.tickets,
+            label("<b>Tickets</b> (T2-T4)"), w.HBox([self.draw_tickets]), self.sharer,
+            self.table, self.history,
+            label("<b>Save / load</b>"), w.HBox([self.save_button, self.load_button]),
+            self.save_text,
+        ]
+        self._bots_choose_tickets()
+        self.render()
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _bots_choose_tickets(self) -> None:
+        """Setup (T1): the bots choose for every seat before the learner's."""
+        game = self.game
+        while game.phase is Phase.SETUP_TICKETS and game.to_move != self.seat:
+            s = game.to_move
+            game.apply(self.bots[s].choose(game.view(s), game.legal_actions()))
+
+    def _my_move(self) -> bool:
+        if not self.game.is_over and not self.view().my_turn:
+            self.say(f"It is {seat_name(self.game.to_move)}'s move, not yours: press "
+                     f"'{self.others.description}'.")
+            return False
+        return True
+
+    def _do(self, action, success: str = "") -> bool:
+        """Send ``action`` to the engine; on success report what the public log says."""
+        if not self._my_move():
+            return False
+        n = len(self.view().events)
+        if not self.act(action):
+            return False
+        news = [e["text"] for e in self.view().events[n:]]
+        text = " ".join(t.rstrip(".") + "." for t in news)
+        self.say(f"{success} {text}".strip() or "Done.", "success")
+        return True
+
+    def _legal(self) -> list:
+        """The engine's legal actions, only when it is this seat's move (they reveal a hand)."""
+        view = self.view()
+        return self.game.legal_actions() if view.my_turn and not self.game.is_over else []
+
+    # --- clicks ------------------------------------------------------------------------------
+    @safe
+    def draw(self, source) -> None:
+        if self._do(act.DrawCard(source)):
+            drawn = self.view().drawn_card
+            if drawn is not None:
+                self.say(f"You drew a {drawn.value} card. Where does it go?", rule="D1")
+
+    @safe
+    def place(self, to: str) -> None:
+        self._do(act.PlaceCard(to))
+
+    @safe
+    def claim(self) -> None:
+        choice = self.payment.value
+        if choice is None:  # nothing payable: the engine says why (K2, K3 ...)
+            choice = act.Claim(self.route.value or "")
+        self._do(choice)
+
+    @safe
+    def pay(self) -> None:
+        self._do(self.tunnel_payment.value or act.PayTunnel())
+
+    @safe
+    def withdraw(self) -> None:
+        self._do(act.Withdraw())
+
+    @safe
+    def keep(self) -> None:
+        if self.game.phase is not Phase.SETUP_TICKETS:
+            self._do(self.chooser.keep_action())
+        elif self._do(self.chooser.keep_action()):
+            self._bots_choose_tickets()
+            self.render()
+            self.say("Tickets chosen. Once both teammates had chosen, both shared tickets went "
+                     "into the team's ticket cardholder at the same moment.", "success", rule="T1")
+
+    @safe
+    def draw_ticket_cards(self) -> None:
+        self._do(act.DrawTickets())
+
+    @safe
+    def share(self) -> None:
+        self._do(act.ShareTickets(self.sharer.checked()))
+
+    @safe
+    def next_turn(self) -> None:
+        if self.game.is_over:
+            self.say("The game is over: see the score sheet.")
+            return
+        if self.view().my_turn:
+            self.say("It is your move: the others are waiting for you.")
+            return
+        n = self.play_others()
+        self.say(f"The bots played {n} step(s)." + ("" if self.game.is_over else
+                                                    " It is your move again."))
+        self.render()
+
+    @safe
+    def save(self) -> None:
+        self.save_text.value = self.game.to_json()
+        self.say("Saved: the text below is the whole game (every hand included, so keep it "
+                 "to yourself). Press Load to resume from it.", "success")
+
+    @safe
+    def load(self) -> None:
+        try:
+            game = Game.from_json(self.save_text.value)
+        except SaveError as exc:
+            self.say(f"This text cannot be loaded: {exc}", "error")
+            return
+        if self.seat >= game.players:
+            self.say(f"This saved game has {game.players} seats; there is no seat "
+                     f"{seat_name(self.seat)}.", "error")
+            return
+        self.game = game
+        if len(self.bots) != game.players:
+            self.bots = [GreedyBot(seed=self.seed + s) for s in range(game.players)]
+        for chooser in (self.chooser, self.sharer):
+            chooser.board, chooser.tickets = game.view(self.seat).board, ()
+        self._bots_choose_tickets()
+        self.render()
+        self.say(f"Loaded: {game.players} players, {seat_name(game.to_move)} to move.", "success")
+
+    @safe
+    def _route_changed(self) -> None:
+        if not self._rendering:
+            self._refresh_payments(self._legal())
+
+    # --- showing -----------------------------------------------------------------------------
+    def _refresh_payments(self, legal: list) -> None:
+        rid = self.route.value
+        options = [(_payment_text(a.hand, a.cardholder), a) for a in legal
+                   if isinstance(a, act.Claim) and a.route == rid]
+        self.payment.options = options
+        self.payment.value = options[0][1] if options else None
+
+    def render(self) -> None:
+        view, game = self.view(), self.game
+        legal = self._legal()
+        self.header.value = self.seat_header(view)
+        self.step.value = display.message_html(self._hint(view), "info")
+        self.score_sheet.value = score_sheet_html(game) if game.is_over else ""
+        self.row.value = display.layout_html(
+            display.card_row_html(list(view.face_up), title="Face-up cards",
+                                  labels=[f"slot {i}" for i in range(FACE_UP)]),
+            display.card_row_html([view.drawn_card], title="The card you drew",
+                                  labels=["where to?"]) if view.drawn_card else "",
+            _fragment(f"<div class='ttr-frame'><div class='ttr-head'>Draw pile</div>"
+                      f"<div style='font-size:22px;font-weight:800'>{view.draw_pile_size}</div>"
+                      f"<div class='ttr-sub'>cards; {len(view.discard)} discarded</div></div>"),
+            direction="row")
+        sources = {a.source for a in legal if isinstance(a, act.DrawCard)}
+        for i, b in enumerate(self.take):
+            b.button_style = "primary" if i in sources else ""
+        self.deck.button_style = "primary" if "deck" in sources else ""
+        self.deck.description = f"Deck ({view.draw_pile_size})"
+        for b in (self.to_hand, self.to_cardholder):
+            b.button_style = "warning" if view.phase is Phase.PLACE_CARD and view.my_turn else ""
+        payable = {a.route for a in legal if isinstance(a, act.Claim)}
+        self._render_routes(view, payable, legal)
+        self._render_tunnel(view, legal)
+        team = team_name(view.team).split()[-1]
+        self.cards.value = display.layout_html(
+            display.hand_html(view.hand), display.cardholder_html(view.team_cardholder, team),
+            display.offlimits_html(view.hand_sizes[view.teammate],
+                                   f"Teammate {seat_name(view.teammate)}'s hand"),
+            direction="row")
+        self.tickets.value = ticket_table_html(view, self._ticket_statuses(view))
+        choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
+        self.chooser.set_tickets(view.ticket_offer if choosing else ())
+        self.chooser.layout.display = "flex" if choosing else "none"
+        self.chooser.title.value = "<b>Your ticket offer (only you see it)</b>"
+        self.chooser.confirm.description = ("Confirm my setup tickets" if view.phase is
+                                            Phase.SETUP_TICKETS else "Keep the ticked tickets")
+        self.sharer.set_tickets(view.tickets)
+        self.table.value = display.layout_html(players_html(view), routes_html(view, payable))
+        self.history.value = self.events_html(view, last=8)
+
+    def _render_routes(self, view: PlayerView, payable: set[str], legal: list) -> None:
+        board = view.board
+        rows = sorted((r.id not in payable, r.a, r.b, r.id) for r in board.routes
+                      if r.id not in view.claimed)
+        options = [((("✓ " if r[0] is False else "") + board.route(r[3]).describe()), r[3])
+                   for r in rows]
+        current = self.route.value
+        ids = [rid for _, rid in options]
+        self._rendering = True
+        try:
+            self.route.options = options
+            self.route.value = current if current in ids else (ids[0] if ids else None)
+        finally:
+            self._rendering = False
+        self._refresh_payments(legal)
+
+    def _render_tunnel(self, view: PlayerView, legal: list) -> None:
+        t = view.tunnel
+        show = t is not None and view.phase is Phase.TUNNEL
+        self.tunnel_box.layout.display = "flex" if show else "none"
+        pays = [(_payment_text(a.hand, a.cardholder), a) for a in legal
+                if isinstance(a, act.PayTunnel)]
+        self.tunnel_payment.options = pays
+        self.tunnel_payment.value = pays[0][1] if pays else None
+        if not show:
+            self.tunnel_view.value = ""
+            return
+        route = view.board.route(t.route)
+        colour = "locomotives only (U5)" if t.color.value == "locomotive" else \
+            f"{t.color.value} cards or locomotives"
+        self.tunnel_view.value = display.layout_html(
+            display.card_row_html(list(t.revealed), title=f"Tunnel {route.a} - {route.b}: "
+                                  f"{len(t.revealed)} cards revealed (U1)",
+                                  empty_text="nothing left to reveal (U6)"),
+            display.message_html(f"{seat_name(t.seat)} owes {t.extra} more card(s): {colour}. "
+                                 "Pay, or take the laid cards back (U3).", "warning", rule="U2"))
+
+    def _ticket_statuses(self, view: PlayerView) -> dict:
+        """Tickets this seat can see that its team has already joined (read from the score)."""
+        visible = set(view.tickets) | set(view.team_tickets)
+        sheet = self.game.scores()[view.team]
+        return {t.ticket: "completed" if t.completed else ("failed" if self.game.is_over
+                                                            else None)
+                for t in sheet.tickets if t.ticket in visible}
+
+    def _hint(self, view: PlayerView) -> str:
+        if self.game.is_over:
+            return "The game is over: the score sheet is below."
+        if not view.my_turn:
+            return (f"{seat_name(view.to_move)} is to move. Press '{self.others.description}' "
+                    "to let the bots play until your next move.")
+        hint = _HINTS.get(view.phase, "Your move.")
+        if view.final_round:
+            hint += " Final round: every player gets one last turn (E1)."
+        return hint

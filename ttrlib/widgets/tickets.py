@@ -1,0 +1,402 @@
+"""TicketStepper: choose, keep, share and return destination tickets (rules T1-T4, I1).
+
+Setup (T1) is a hot-seat flow for the learner's team: the first teammate chooses, a curtain hides
+the choice while the screen passes, the second teammate chooses, and only then do both shared
+tickets land in the team's ticket cardholder, at the same moment (the engine does that). Mid-game
+the learner draws 4 tickets and keeps at least 1 (T2), sees the rejected ones go to the bottom of
+the ticket deck (T3), or spends a turn sharing 1 or 2 private tickets (T4).
+
+``TicketChooser`` (checkboxes and a radio group over a list of tickets) is also used by
+``TeamGame``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+
+import ipywidgets as w
+
+from .. import actions as act
+from .. import display
+from ..board import Board
+from ..game import Game, Phase, PlayerView, seat_name, team_name
+from .base import LessonWidget, button, safe
+
+_BOX = w.Layout(width="200px", margin="0 8px 6px 0")
+
+
+class TicketChooser(w.VBox):
+    """Ticket pictures, a checkbox under each, and (with ``share=True``) a radio group to pick
+    the one to share. It only collects a choice; the engine judges it.
+
+    Controls: ``boxes`` (one ``Checkbox`` per ticket, in ``tickets`` order), ``share_choice``
+    (``RadioButtons`` of ticket ids, ``None`` until the learner picks one) and ``confirm``.
+    """
+
+    def __init__(self, board: Board, verb: str, on_confirm: Callable[[], None], *,
+                 share: bool = True, pictures: bool = True, confirm_label: str = "Confirm",
+                 title: str = ""):
+        super().__init__()
+        self.board = board
+        self.verb = verb
+        self.pictures = pictures
+        self.tickets: tuple[str, ...] = ()
+        self.boxes: list[w.Checkbox] = []
+        self.row = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.share_choice = w.RadioButtons(
+            options=[], value=None, description="Share",
+            layout=w.Layout(width="auto", display="flex" if share else "none"),
+            style={"description_width": "50px"})
+        self.confirm = button(confirm_label, on_confirm, width="auto")
+        self.confirm.button_style = "primary"
+        self.title = w.HTML(f"<b>{html.escape(title)}</b>")
+        self.children = [self.title, self.row, self.share_choice, w.HBox([self.confirm])]
+
+    def set_tickets(self, tickets: Sequence[str]) -> None:
+        """Show ``tickets``; the checkboxes and the share choice reset when the list changes."""
+        tickets = tuple(tickets)
+        if tickets == self.tickets:
+            return
+        self.tickets = tickets
+        if self.pictures:
+            self.boxes = [w.Checkbox(value=False, description=f"{self.verb} {t}", indent=False,
+                                     layout=w.Layout(width="auto")) for t in tickets]
+            self.row.children = [
+                w.VBox([w.HTML(display.ticket_html(self.board.ticket(t))), box], layout=_BOX)
+                for t, box in zip(tickets, self.boxes)
+            ]
+        else:
+            self.boxes = [w.Checkbox(value=False, indent=False, layout=w.Layout(width="auto"),
+                                     description=f"{self.verb} {_ticket_label(self.board, t)}")
+                          for t in tickets]
+            self.row.children = self.boxes
+        self.share_choice.options = [(_ticket_label(self.board, t), t) for t in tickets]
+        self.share_choice.value = None
+
+    def checked(self) -> list[str]:
+        return [t for t, box in zip(self.tickets, self.boxes) if box.value]
+
+    def keep_action(self) -> act.KeepTickets:
+        """The choice as the engine's action (``share`` may be ``None``: the engine says why)."""
+        return act.KeepTickets(self.checked(), self.share_choice.value)
+
+
+def _ticket_label(board: Board, tid: str) -> str:
+    t = board.ticket(tid)
+    return f"{tid}: {t.a} - {t.b} ({t.points})"
+
+
+def hidden_tickets_html(count: int, title: str) -> str:
+    """Tickets you may not read (a teammate's private ones): only their number (rule I1)."""
+    backs = "".join(
+        "<span class='ttr-ticket' style='width:46px;min-height:62px;background:#6d4c2f;"
+        "color:#f6ead0;justify-content:center;align-items:center;font-weight:800'>?</span>"
+        for _ in range(min(count, 8))
+    )
+    more = f"<span class='ttr-label'>+{count - 8} more</span>" if count > 8 else ""
+    body = (f"<div class='ttr-row'>{backs}{more}</div>" if count else
+            "<div class='ttr-empty-text'>no private tickets</div>")
+    return (
+        f"<div class='ttr-root'>{display.style()}<div class='ttr-frame'><div class='ttr-head'>"
+        f"<span>{html.escape(title)}</span><span class='ttr-sub'>({count} hidden)</span>"
+        "<span class='ttr-pill ttr-pill-lock'>off-limits</span></div>"
+        f"{body}<div class='ttr-note'>Only the number is public: your teammate's private "
+        "tickets stay secret until the end (rule I1).</div></div></div>"
+    )
+
+
+def ticket_table_html(view: PlayerView, statuses: dict | None = None) -> str:
+    """The tickets one seat sees: its own, the team's shared ones, the teammate's count, the
+    ticket deck size."""
+    board = view.board
+    team = team_name(view.team)
+    return display.layout_html(
+        display.tickets_html([board.ticket(t) for t in view.tickets],
+                             f"Your private tickets ({seat_name(view.seat)})", statuses=statuses,
+                             empty_text="no private tickets"),
+        display.tickets_html([board.ticket(t) for t in view.team_tickets],
+                             f"{team} ticket cardholder (shared)", statuses=statuses,
+                             empty_text="empty"),
+        hidden_tickets_html(view.ticket_counts[view.teammate],
+                            f"Teammate {seat_name(view.teammate)}'s tickets"),
+        _deck_html(view.ticket_deck_size),
+        direction="row",
+    )
+
+
+def _deck_html(size: int) -> str:
+    return (f"<div class='ttr-root'>{display.style()}<div class='ttr-frame'><div class='ttr-head'>"
+            f"<span>Ticket deck</span></div><div style='font-size:22px;font-weight:800'>{size}"
+            "</div><div class='ttr-sub'>tickets face down</div></div></div>")
+
+
+_PLAY_HINT = {
+    Phase.TURN: ("Your turn. Draw 4 tickets (keep at least 1, share 1 of them: T2), or share 1 "
+                 "or 2 of your private tickets, which takes the whole turn (T4)."),
+    Phase.CHOOSE_TICKETS: ("Tick the tickets you keep (at least 1) and pick one of them to share "
+                           "with your team (T2). The others go to the bottom of the deck (T3)."),
+}
+
+
+class TicketStepper(LessonWidget):
+    """Destination tickets from one seat, from the setup choice (T1) to mid-game draws and shares.
+
+    Controls: ``chooser`` (a ``TicketChooser``; shortcuts ``keep_boxes``, ``share_choice`` and
+    ``confirm``), ``continue_button`` (pass the screen to the teammate), ``start_button`` (start
+    playing after setup), ``draw_tickets``, ``sharer`` (shortcuts ``share_boxes`` and
+    ``share_button``) and ``others`` (let the bots play until your next turn). ``stage`` is
+    ``"setup"``, ``"curtain"``, ``"revealed"`` or ``"play"``.
+    """
+
+    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int = 0, bots=None):
+        game = Game.new(players=4, seed=seed) if game is None else game
+        super().__init__(game, seat, bots=bots, seed=seed)
+        self.home_seat = seat
+        self.team_seats = (seat - seat % 2, seat - seat % 2 + 1)
+        self.curtain = False
+        self.revealed = False
+        self.last_draw: dict | None = None  # what the learner saw of their last ticket draw (T3)
+        self.step = w.HTML()
+        self.table = w.HTML()
+        self.notes = w.HTML()
+        board = game.view(seat).board
+        self.chooser = TicketChooser(board, "keep", self.confirm_choice)
+        self.continue_button = button("Continue", self.pass_screen, width="auto")
+        self.start_button = button("Start the game", self.start, width="auto")
+        self.draw_tickets = button("Draw 4 tickets", self.draw, width="160px")
+        self.sharer = TicketChooser(board, "share", self.share, share=False, pictures=False,
+                                    confirm_label="Share the ticked tickets",
+                                    title="Share 1 or 2 private tickets with your team; it takes "
+                                          "your whole turn (T4)")
+        self.others = button("Let the other players play", self.next_turn, width="220px")
+        for b in (self.continue_button, self.start_button):
+            b.button_style = "warning"
+        self._advance_setup()
+        self.render()
+
+    # shortcuts for tests and teachers
+    keep_boxes = property(lambda self: self.chooser.boxes)
+    share_choice = property(lambda self: self.chooser.share_choice)
+    confirm = property(lambda self: self.chooser.confirm)
+    share_boxes = property(lambda self: self.sharer.boxes)
+    share_button = property(lambda self: self.sharer.confirm)
+
+    @property
+    def stage(self) -> str:
+        if self.curtain:
+            return "curtain"
+        if self.revealed:
+            return "revealed"
+        return "setup" if self.game.phase is Phase.SETUP_TICKETS else "play"
+
+    # --- setup (T1) --------------------------------------------------------------------------
+    def _advance_setup(self) -> None:
+        """Bots choose for the other teams' seats; the screen goes to the team seat to choose."""
+        game = self.game
+        while game.phase is Phase.SETUP_TICKETS and game.to_move not in self.team_seats:
+            s = game.to_move
+            game.apply(self.bots[s].choose(game.view(s), game.legal_actions()))
+        if game.phase is Phase.SETUP_TICKETS:
+            self.seat = game.to_move
+
+    @safe
+    def confirm_choice(self) -> None:
+        stage = self.stage
+        if stage != "setup" and not self._my_move():
+            return
+        chooser = self.seat
+        offer = self.view().ticket_offer
+        action = self.chooser.keep_action()
+        if not self.act(action):
+            return
+        if stage == "setup":
+            self._after_setup_choice(chooser)
+        else:
+            self._after_draw_choice(offer, action)
+        self.render()
+
+    def _after_setup_choice(self, chooser: int) -> None:
+        mate = chooser ^ 1
+        view = self.game.view(chooser)
+        if self.game.phase is Phase.SETUP_TICKETS and self.game.to_move == mate:
+            self.curtain = True
+            self.say(f"{seat_name(chooser)}'s choice is locked in and hidden. The "
+                     f"{team_name(view.team)} ticket cardholder still holds "
+                     f"{len(view.team_tickets)} tickets: the shared tickets wait until "
+                     f"{seat_name(mate)} has chosen too.", "success", rule="T1")
+            return
+        self.revealed = True
+        shared = ", ".join(view.team_tickets)
+        self.say(f"Both teammates have chosen. At this moment both shared tickets ({shared}) "
+                 f"appeared together in the {team_name(view.team)} ticket cardholder; neither "
+                 "of you saw the other's choice before making your own.", "success", rule="T1")
+        self._advance_setup()
+
+    @safe
+    def pass_screen(self) -> None:
+        if not self.curtain:
+            self.say("There is no screen to pass right now.")
+            return
+        self.curtain = False
+        self._advance_setup()
+        self.say(f"{seat_name(self.seat)}: choose your tickets. Your teammate's choice is hidden "
+                 "from you.", rule="T1")
+        self.render()
+
+    @safe
+    def start(self) -> None:
+        if self.stage != "revealed":
+            self.say("Finish the ticket choice first.")
+            return
+        self.revealed = False
+        self.seat = self.home_seat
+        self.message.value = ""
+        self.render()
+
+    # --- mid-game (T2-T4) --------------------------------------------------------------------
+    def _my_move(self) -> bool:
+        stage = self.stage
+        if stage != "play":
+            hint = {"setup": "finish the ticket choice first",
+                    "curtain": f"pass the screen first: press '{self.continue_button.description}'",
+                    "revealed": f"press '{self.start_button.description}' first"}[stage]
+            self.say(f"Not yet: {hint}.", rule="T1")
+            return False
+        if not self.game.is_over and not self.view().my_turn:
+            self.say(f"It is not your turn yet: press '{self.others.description}'.")
+            return False
+        return True
+
+    @safe
+    def draw(self) -> None:
+        if not self._my_move():
+            return
+        before = self.view().ticket_deck_size
+        if self.act(act.DrawTickets()):
+            view = self.view()
+            self.last_draw = {"before": before, "offer": view.ticket_offer,
+                              "during": view.ticket_deck_size}
+            self.say(f"You drew {len(view.ticket_offer)} tickets: the ticket deck went from "
+                     f"{before} to {view.ticket_deck_size}.", rule="T2")
+            self.render()
+
+    def _after_draw_choice(self, offer: Sequence[str], action: act.KeepTickets) -> None:
+        view = self.view()
+        rejected = [t for t in offer if t not in action.keep]
+        info = self.last_draw or {"before": None, "during": view.ticket_deck_size + len(rejected)}
+        info.update(offer=tuple(offer), rejected=rejected, after=view.ticket_deck_size,
+                    shared=action.share)
+        mine = [e for e in view.events if e["kind"] == "keep_tickets" and e["seat"] == view.seat]
+        info["log"] = mine[-1]["text"] if mine else ""
+        self.last_draw = info
+        self.say(f"You kept {len(action.keep)} ticket(s) and shared {action.share}; "
+                 f"{len(rejected)} went to the bottom of the ticket deck.", "success", rule="T3")
+
+    @safe
+    def share(self) -> None:
+        if not self._my_move():
+            return
+        picked = self.sharer.checked()
+        if self.act(act.ShareTickets(picked)):
+            self.say(f"You shared {', '.join(picked)}: that was your whole turn.", "success",
+                     rule="T4")
+
+    @safe
+    def next_turn(self) -> None:
+        if self.stage != "play":
+            self._my_move()
+            return
+        if self.view().my_turn and not self.game.is_over:
+            self.say("It is your turn: the others are waiting for you.")
+            return
+        self.last_draw = None
+        n = self.play_others()
+        self.say(f"The bots played {n} step(s); it is your turn again." if not self.game.is_over
+                 else "The game is over.")
+        self.render()
+
+    # --- showing -----------------------------------------------------------------------------
+    def render(self) -> None:
+        stage = self.stage
+        build = {"setup": self._render_setup, "curtain": self._render_curtain,
+                 "revealed": self._render_revealed, "play": self._render_play}[stage]
+        self.children = build()
+
+    def _render_setup(self) -> list:
+        view = self.view()
+        name = seat_name(self.seat)
+        self.header.value = self.seat_header(view)
+        self.step.value = display.message_html(
+            f"{name}: you were dealt 5 tickets. Tick at least 3 to keep and pick 1 of the kept "
+            "ones to share with your team. Your teammate will not see your choice, and you will "
+            "not see theirs (T1).", "info", rule="T1")
+        self.chooser.set_tickets(view.ticket_offer)
+        self.chooser.confirm.description = f"Confirm {name}'s choice"
+        self.chooser.title.value = f"<b>{name}'s 5 tickets (only {name} sees them)</b>"
+        self.table.value = display.layout_html(
+            display.tickets_html([view.board.ticket(t) for t in view.team_tickets],
+                                 f"{team_name(view.team)} ticket cardholder (shared)",
+                                 empty_text="empty until both teammates have chosen"),
+            hidden_tickets_html(view.ticket_counts[view.teammate],
+                                f"Teammate {seat_name(view.teammate)}'s tickets"),
+            direction="row")
+        return [self.header, self.step, self.chooser, self.message, self.table]
+
+    def _render_curtain(self) -> list:
+        done, nxt = seat_name(self.seat), seat_name(self.seat ^ 1)
+        self.header.value = display.message_html(
+            f"Pass the screen to {nxt} — {done}'s choice stays hidden. Nothing private is shown "
+            f"on this screen: {nxt} will see only their own tickets and the team's cardholder "
+            "(rules T1, I1).", "warning", rule="T1")
+        self.continue_button.description = f"I am {nxt}: show my tickets"
+        return [self.header, self.message, self.continue_button]
+
+    def _render_revealed(self) -> list:
+        view = self.view()
+        home = seat_name(self.home_seat)
+        self.header.value = self.seat_header(view)
+        self.table.value = display.tickets_html(
+            [view.board.ticket(t) for t in view.team_tickets],
+            f"{team_name(view.team)} ticket cardholder (shared): both tickets arrived together")
+        self.start_button.description = ("Start the game" if self.seat == self.home_seat else
+                                         f"Pass the screen to {home} and start the game")
+        return [self.header, self.message, self.table, self.start_button]
+
+    def _render_play(self) -> list:
+        view = self.view()
+        self.header.value = self.seat_header(view)
+        if self.game.is_over:
+            hint = "The game is over."
+        elif view.my_turn:
+            hint = _PLAY_HINT.get(view.phase, "Finish your turn.")
+        else:
+            hint = f"{seat_name(view.to_move)} is to move: let the other players play."
+        self.step.value = display.message_html(hint, "info")
+        self.table.value = ticket_table_html(view)
+        choosing = view.my_turn and view.phase is Phase.CHOOSE_TICKETS
+        self.chooser.set_tickets(view.ticket_offer if choosing else ())
+        self.chooser.confirm.description = "Keep the ticked tickets"
+        self.chooser.title.value = "<b>The tickets you drew (only you see them)</b>"
+        self.chooser.layout.display = "flex" if choosing else "none"
+        self.sharer.set_tickets(view.tickets)
+        self.notes.value = self._t3_html(view)
+        self.history.value = self.events_html(view)
+        return [self.header, self.step, self.table, self.chooser,
+                w.HBox([self.draw_tickets]), self.sharer, self.message, self.notes,
+                self.others, self.history]
+
+    def _t3_html(self, view: PlayerView) -> str:
+        info = self.last_draw
+        if not info or "after" not in info:
+            return ""
+        sizes = [str(info[k]) for k in ("before", "during", "after") if info.get(k) is not None]
+        parts = [display.message_html(
+            f"Ticket deck: {' → '.join(sizes)} tickets (before the draw → while choosing → now). "
+            f"Public log: “{info['log']}”. Nobody else learns which tickets you returned.",
+            "info", rule="T3")]
+        if info["rejected"]:
+            parts.append(display.tickets_html(
+                [view.board.ticket(t) for t in info["rejected"]],
+                "Returned to the bottom of the ticket deck"))
+        return display.layout_html(*parts)
