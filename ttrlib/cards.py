@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Mapping
 
 
@@ -101,8 +102,10 @@ class CardCounts:
     def of(cls, cards: Iterable["Color | str"]) -> "CardCounts":
         """Count a sequence of cards."""
         c = [0] * len(COLORS)
+        index = _INDEX.get
         for card in cards:
-            c[_INDEX[Color.parse(card)]] += 1
+            i = index(card)
+            c[_INDEX[Color.parse(card)] if i is None else i] += 1
         return cls._raw(tuple(c))
 
     @classmethod
@@ -114,7 +117,8 @@ class CardCounts:
 
     # --- reading -------------------------------------------------------------------------------
     def __getitem__(self, color: "Color | str") -> int:
-        return self._c[_INDEX[Color.parse(color)]]
+        i = _INDEX.get(color)
+        return self._c[_INDEX[Color.parse(color)] if i is None else i]
 
     def get(self, color: "Color | str", default: int = 0) -> int:
         return self[color]
@@ -152,12 +156,12 @@ class CardCounts:
     def __add__(self, other: "CardCounts") -> "CardCounts":
         if not isinstance(other, CardCounts):
             return NotImplemented
-        return CardCounts._raw(tuple(a + b for a, b in zip(self._c, other._c)))
+        return CardCounts._raw(tuple(map(operator.add, self._c, other._c)))
 
     def __sub__(self, other: "CardCounts") -> "CardCounts":
         if not isinstance(other, CardCounts):
             return NotImplemented
-        diff = tuple(a - b for a, b in zip(self._c, other._c))
+        diff = tuple(map(operator.sub, self._c, other._c))
         if min(diff) < 0:
             missing = CardCounts._raw(tuple(max(0, -d) for d in diff))
             raise ValueError(f"cannot remove cards that are not there: missing {missing.describe()}")
@@ -165,7 +169,7 @@ class CardCounts:
 
     def minus_available(self, other: "CardCounts") -> "CardCounts":
         """``self - other`` with each count floored at zero (multiset difference)."""
-        return CardCounts._raw(tuple(max(0, a - b) for a, b in zip(self._c, other._c)))
+        return CardCounts._raw(tuple(a - b if a > b else 0 for a, b in zip(self._c, other._c)))
 
     def intersection(self, other: "CardCounts") -> "CardCounts":
         return CardCounts._raw(tuple(min(a, b) for a, b in zip(self._c, other._c)))
@@ -174,7 +178,7 @@ class CardCounts:
     def __le__(self, other: "CardCounts") -> bool:
         if not isinstance(other, CardCounts):
             return NotImplemented
-        return all(a <= b for a, b in zip(self._c, other._c))
+        return all(map(operator.le, self._c, other._c))
 
     def __ge__(self, other: "CardCounts") -> bool:
         if not isinstance(other, CardCounts):
@@ -221,6 +225,9 @@ class CardCounts:
 EMPTY = CardCounts()
 
 
+_DECK = CardCounts({c: CARDS_PER_COLOR for c in TRAIN_COLORS}, locomotive=LOCOMOTIVES)
+
+
 def standard_deck() -> CardCounts:
     """The 110 train cards of rule C1: 12 of each of 8 colours and 14 locomotives."""
-    return CardCounts({c: CARDS_PER_COLOR for c in TRAIN_COLORS}, locomotive=LOCOMOTIVES)
+    return _DECK  # immutable, so one shared value serves every caller

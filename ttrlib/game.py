@@ -319,8 +319,8 @@ class Game:
         game._check_invariants()
         return game
 
-    def copy(self) -> "Game":
-        """An independent copy (the random generator included)."""
+    def copy(self, rng: np.random.Generator | None = None) -> "Game":
+        """An independent copy: with a copy of the random generator, or with ``rng``."""
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         for name in ("draw_pile", "discard", "face_up", "hands", "holders", "known_hand",
@@ -331,8 +331,10 @@ class Game:
         new.team_tickets = [list(t) for t in self.team_tickets]
         new.offers = [list(t) for t in self.offers]
         new.setup_choices = dict(self.setup_choices)
-        new.rng = np.random.Generator(type(self.rng.bit_generator)())
-        new.rng.bit_generator.state = self.rng.bit_generator.state
+        if rng is None:
+            rng = np.random.Generator(type(self.rng.bit_generator)(0))
+            rng.bit_generator.state = self.rng.bit_generator.state
+        new.rng = rng
         return new
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
@@ -342,41 +344,45 @@ class Game:
         teams' cardholders, rule I1) are shuffled together and dealt back: each hidden place keeps
         its size and its known cards, the draw pile gets the rest in a random order. Every such
         copy is equally likely given what ``seat`` knows, so replaying a claim on many of them
-        samples the same law that ``ttrlib.odds`` computes from ``view(seat)``. The copy's own
-        generator is reseeded from ``rng``.
+        samples the same law that ``ttrlib.odds`` computes from ``view(seat)``. The copy draws
+        its later randomness (a reshuffle) from ``rng`` too.
         """
-        g = self.copy()
+        g = self.copy(rng)
         team = seat // 2
         places: list[tuple[str, int, CardCounts]] = []
         pool: list[Color] = list(g.draw_pile)
         for s in range(g.players):
             if s != seat:
-                hidden = g.hands[s] - g.known_hand[s]
+                known = g.known_hand[s]
+                hidden = g.hands[s] - known if known else g.hands[s]
                 places.append(("hand", s, hidden))
                 pool += hidden.elements()
         for t in range(g.teams):
             if t != team:
-                hidden = g.holders[t] - g.known_holder[t]
+                known = g.known_holder[t]
+                hidden = g.holders[t] - known if known else g.holders[t]
                 places.append(("holder", t, hidden))
                 pool += hidden.elements()
         if g.drawn is not None and not g._drawn_face_up and g.to_move != seat:
             places.append(("drawn", 0, _ONE[g.drawn]))
             pool.append(g.drawn)
-        order = rng.permutation(len(pool))
-        shuffled = [pool[i] for i in order]
+        shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
         at = 0
         for kind, who, hidden in places:
             n = len(hidden)
+            if not n:
+                continue
             dealt = CardCounts.of(shuffled[at:at + n])
             at += n
             if kind == "hand":
-                g.hands[who] = g.known_hand[who] + dealt
+                known = g.known_hand[who]
+                g.hands[who] = known + dealt if known else dealt
             elif kind == "holder":
-                g.holders[who] = g.known_holder[who] + dealt
+                known = g.known_holder[who]
+                g.holders[who] = known + dealt if known else dealt
             else:
                 g.drawn = shuffled[at - 1]
         g.draw_pile = shuffled[at:]
-        g.rng = np.random.default_rng(rng.integers(1 << 63))
         return g
 
     # ------------------------------------------------------------------------------------------
@@ -484,6 +490,7 @@ class Game:
                 choice = self.setup_choices[s]
                 self._keep_tickets(s, self.offers[s], choice)
                 self.offers[s] = []
+                del self.setup_choices[s]
             self._log(None, "tickets", f"{team_name(seat // 2)} places its 2 shared tickets (T1)")
         if seat + 1 < self.players:
             self.to_move = seat + 1
@@ -781,7 +788,7 @@ class Game:
             # C6: the discard pile is shuffled into a new draw pile.
             pile = self.discard
             self.discard = []
-            self.draw_pile = [pile[i] for i in self.rng.permutation(len(pile))]
+            self.draw_pile = [pile[i] for i in self.rng.permutation(len(pile)).tolist()]
             self._log(None, "reshuffle", f"the draw pile is empty: {len(pile)} discarded cards are "
                       "shuffled into a new draw pile (C6)")
         return self.draw_pile.pop()
@@ -860,13 +867,12 @@ class Game:
     def claimable_routes(self, seat: int | None = None) -> list[Route]:
         """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
         seat = self.to_move if seat is None else seat
-        hand, holder = self.hands[seat], self.holders[seat // 2]
+        reach = payments.longest_payable(self.hands[seat] + self.holders[seat // 2])
+        trains, owners = self.trains[seat], self.owners
         return [
             r for r in self.board.routes
-            if r.id not in self.owners
-            and r.length <= self.trains[seat]
-            and payments.can_pay_route(hand, holder, r.color, r.length)
-            and tracks.closed_reason(self.board, r, self.owners, seat, self.players) is None
+            if r.length <= trains and r.length <= reach[r.color] and r.id not in owners
+            and tracks.closed_reason(self.board, r, owners, seat, self.players) is None
         ]
 
     @staticmethod

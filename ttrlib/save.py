@@ -25,6 +25,7 @@ from .board import Board, board_from_dict
 from .cards import CardCounts, Color, standard_deck
 from .errors import BoardError, SaveError
 from .game import FACE_UP, TRAINS_PER_PLAYER, Game, Phase, TunnelAttempt
+from .rules import payments
 
 FORMAT = "ttrlib-game"
 VERSION = 1
@@ -185,7 +186,7 @@ def from_dict(data: Any) -> Game:
                                 source="saved game board")
     except BoardError as exc:
         raise _err("board", str(exc)) from None
-    players = _need(data, "players", lambda v: v in (4, 6), "4 or 6")
+    players = _need(data, "players", lambda v: _is_int(v) and v in (4, 6), "4 or 6")
     teams = players // 2
     rng = np.random.default_rng()
     state = _need(data, "rng", lambda v: isinstance(v, dict), "a random generator state")
@@ -196,10 +197,8 @@ def from_dict(data: Any) -> Game:
         raise _err("rng", "is not a valid numpy bit generator state") from None
 
     game = Game(board, players, rng)
-    try:
-        game.phase = Phase(data.get("phase"))
-    except ValueError:
-        raise _err("phase", f"{data.get('phase')!r} is not a phase") from None
+    phases = [p.value for p in Phase]
+    game.phase = Phase(_need(data, "phase", lambda v: v in phases, f"one of {phases}"))
     game.to_move = _need(data, "to_move", lambda v: _is_int(v) and 0 <= v < players,
                          f"a seat 0-{players - 1}")
     game.turns = _need(data, "turns", lambda v: _is_int(v) and v >= 0, "a count")
@@ -240,7 +239,8 @@ def from_dict(data: Any) -> Game:
                 and isinstance(c["share"], str)):
             raise _err("setup_choices", f"entry {key!r} is not a seat's keep/share choice")
         game.setup_choices[int(key)] = KeepTickets(c["keep"], c["share"])
-    game.drawn = _color("drawn", data.get("drawn"), allow_none=True)
+    game.drawn = _color("drawn", _need(data, "drawn", lambda v: True, "null or a colour"),
+                        allow_none=True)
     game._drawn_face_up = _need(data, "drawn_face_up", lambda v: isinstance(v, bool), "true or false")
     game.first_to = _need(data, "first_to", lambda v: v in (None, "hand", "cardholder"),
                           "null, 'hand' or 'cardholder'")
@@ -250,21 +250,37 @@ def from_dict(data: Any) -> Game:
     game.passes_in_a_row = _need(data, "passes_in_a_row", lambda v: _is_int(v) and v >= 0, "a count")
     game.events = _need(data, "events", lambda v: isinstance(v, list)
                         and all(isinstance(e, dict) for e in v), "a list of event tables")
-    t = data.get("tunnel")
+    keys = {"route", "seat", "laid_hand", "laid_cardholder", "revealed", "color", "extra"}
+    t = _need(data, "tunnel", lambda v: v is None or (isinstance(v, dict) and set(v) == keys),
+              f"null or a table with {sorted(keys)}")
     if t is not None:
-        keys = {"route", "seat", "laid_hand", "laid_cardholder", "revealed", "color", "extra"}
-        if not isinstance(t, dict) or set(t) != keys:
-            raise _err("tunnel", f"must be null or a table with {sorted(keys)}")
-        if not board.has_route(t["route"]) or not board.route(t["route"]).is_tunnel:
-            raise _err("tunnel", f"{t['route']!r} is not a tunnel of the board")
-        if not (_is_int(t["seat"]) and 0 <= t["seat"] < players):
-            raise _err("tunnel", "its seat is not a seat")
-        revealed = tuple(_color("tunnel", c) for c in t["revealed"])
-        game.tunnel = TunnelAttempt(t["route"], t["seat"], _counts("tunnel", t["laid_hand"]),
-                                    _counts("tunnel", t["laid_cardholder"]), revealed,
-                                    _color("tunnel", t["color"]), t["extra"])
+        game.tunnel = _tunnel(board, players, t)
     _check_consistency(game)
     return game
+
+
+def _tunnel(board: Board, players: int, t: dict) -> TunnelAttempt:
+    if not isinstance(t["route"], str) or not board.has_route(t["route"]) \
+            or not board.route(t["route"]).is_tunnel:
+        raise _err("tunnel", f"{t['route']!r} is not a tunnel of the board")
+    route = board.route(t["route"])
+    if not (_is_int(t["seat"]) and 0 <= t["seat"] < players):
+        raise _err("tunnel", "its seat is not a seat")
+    if not isinstance(t["revealed"], list) or len(t["revealed"]) > route.tunnel:
+        raise _err("tunnel", f"'revealed' must be a list of at most {route.tunnel} colours")
+    revealed = tuple(_color("tunnel", c) for c in t["revealed"])
+    hand, holder = _counts("tunnel", t["laid_hand"]), _counts("tunnel", t["laid_cardholder"])
+    color = _color("tunnel", t["color"])
+    laid = hand + holder
+    if len(laid) != route.length or payments.claim_color(laid) != color:
+        raise _err("tunnel", f"the laid cards ({laid.describe()}) are not a {route.length}-card "
+                   f"claim of colour {color.value} (K2, U7)")
+    if route.color is not None and color not in (route.color, Color.LOCOMOTIVE):
+        raise _err("tunnel", f"the laid colour {color.value} does not fit the route (K2)")
+    owed = sum(payments.matches(c, color) for c in revealed)
+    if t["extra"] != owed or not _is_int(t["extra"]):
+        raise _err("tunnel", f"'extra' must be {owed}, the revealed cards that match (U2, U5)")
+    return TunnelAttempt(route.id, t["seat"], hand, holder, revealed, color, owed)
 
 
 def _check_consistency(game: Game) -> None:
@@ -311,3 +327,13 @@ def _check_consistency(game: Game) -> None:
         raise _err("offers", "the seat choosing tickets has none on offer")
     if phase is not Phase.SETUP_TICKETS and game.setup_choices:
         raise _err("setup_choices", "choices are pending only during setup")
+    for seat, choice in game.setup_choices.items():
+        offer = game.offers[seat]
+        # T1: a pending choice is hidden until the teammate chooses, so it is a seat before the
+        # one to move whose teammate has not chosen yet, and a legal keep/share of its offer.
+        if seat >= game.to_move or (seat ^ 1) in game.setup_choices or not offer:
+            raise _err("setup_choices", f"seat {seat} cannot have a pending choice now")
+        if not (choice.keep <= set(offer) and len(choice.keep) >= min(3, len(offer))
+                and choice.share in choice.keep):
+            raise _err("setup_choices", f"seat {seat}: keep at least 3 offered tickets and share "
+                       "one of them (T1)")

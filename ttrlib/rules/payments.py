@@ -89,7 +89,13 @@ def route_payments(
 
 
 def can_pay_route(hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int) -> bool:
-    both = hand + holder
-    colours = TRAIN_COLORS if route_color is None else (route_color,)
-    loco = both[Color.LOCOMOTIVE]
-    return loco >= length or any(both[c] + loco >= length for c in colours)
+    return length <= longest_payable(hand + holder)[route_color]
+
+
+def longest_payable(cards: CardCounts) -> dict[Color | None, int]:
+    """For each route colour (``None`` = gray), the longest route ``cards`` can pay for (K2)."""
+    counts = cards.as_tuple()
+    loco = counts[_LOCO]
+    out: dict[Color | None, int] = {c: counts[i] + loco for i, c in enumerate(TRAIN_COLORS)}
+    out[None] = max(out.values())
+    return out
