@@ -447,18 +447,15 @@ class Game:
         """Apply a legal action, or raise ``IllegalMove`` and change nothing."""
         handler = self._HANDLERS.get((self.phase, type(action)))
         if handler is None:
-            raise WrongPhase(self._phase_rule(), self._phase_reason(action))
+            raise WrongPhase(self._phase_rule(action), self._phase_reason(action))
         handler(self, action)
 
-    def _phase_rule(self) -> str:
-        return {
-            Phase.SETUP_TICKETS: "T1",
-            Phase.PLACE_CARD: "D1",
-            Phase.SECOND_CARD: "D1",
-            Phase.CHOOSE_TICKETS: "T2",
-            Phase.TUNNEL: "U3",
-            Phase.OVER: "E1",
-        }.get(self.phase, "D1")
+    def _phase_rule(self, action: Any) -> str:
+        """The rule that says what the game waits for (or, in a turn, what the action needs)."""
+        if self.phase is not Phase.TURN:
+            return {Phase.SETUP_TICKETS: "T1", Phase.PLACE_CARD: "D1", Phase.SECOND_CARD: "D1",
+                    Phase.CHOOSE_TICKETS: "T2", Phase.TUNNEL: "U3", Phase.OVER: "E1"}[self.phase]
+        return {act.PayTunnel: "U2", act.Withdraw: "U3", act.KeepTickets: "T2"}.get(type(action), "D1")
 
     def _phase_reason(self, action: Any) -> str:
         name = _ACTION_WORDS.get(type(action), type(action).__name__)

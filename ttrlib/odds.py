@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from typing import Any

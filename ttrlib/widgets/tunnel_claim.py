@@ -82,8 +82,9 @@ class TunnelClaimStepper(LessonWidget):
         for r in view.board.routes:
             if r.id in view.claimed:
                 continue
-            tag = "" if r.id in open_routes else "  (you cannot pay for it now)"
-            rows.append((r.tunnel == 0, r.id, f"{r.describe()}{tag}"))
+            payable = r.id in open_routes
+            tag = "" if payable else "  (you cannot pay for it now)"
+            rows.append(((not payable, r.tunnel == 0, r.id), r.id, f"{r.describe()}{tag}"))
         rows.sort()
         return [(label, rid) for _, rid, label in rows]
 
@@ -179,6 +180,12 @@ class TunnelClaimStepper(LessonWidget):
             self.say("There is no tunnel card left to turn.", "info")
             return
         self.shown += 1
+        card = self.attempt["revealed"][self.shown - 1]
+        hit = matches(card, self.attempt["color"])
+        self.say(f"Card {self.shown} of {len(self.attempt['revealed'])}: {card.value}. "
+                 + ("It matches: one more card is owed." if hit else "No match."),
+                 "warning" if hit else "info", rule="U5" if self.attempt["color"] is
+                 Color.LOCOMOTIVE else "U2")
         if self.shown == len(self.attempt["revealed"]):
             extra = self.attempt["extra"]
             if extra == 0:
