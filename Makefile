@@ -1,6 +1,8 @@
 # The two commands a user needs: `make lab` and `make test`. Each builds .venv on first use.
 PYTHON ?= python3
 VENV := .venv
+# Jupyter refuses to run as root without this flag (CI and containers run as root).
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
@@ -13,11 +15,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00-start-here.ipynb $(LAB_ARGS)
+	$(BIN)/jupyter lab notebooks/00-start-here.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 classroom: $(STAMP)
-	$(BIN)/voila notebooks --port=8866 --no-browser $(VOILA_ARGS)
+	$(BIN)/voila notebooks --port=8866 --no-browser --show_tracebacks=False $(VOILA_ARGS)
 
+PYTEST_ARGS ?= -n 2
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
