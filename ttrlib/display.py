@@ -805,3 +805,43 @@ def layout_html(*fragments: str, direction: str = "column") -> str:
     inner = "".join(f.replace(_STYLE_TAG, "") for f in fragments)
     cls = "ttr-wrap" if direction == "row" else "ttr-col"
     return _root(f'<div class="{cls}">{inner}</div>')
+
+
+# --- a whole seat's view ------------------------------------------------------------------------
+def view_html(view: Any) -> str:
+    """What one seat may know (a ``PlayerView``, rule I1), as pictures: the seat, the face-up
+    row, its own hand and tickets, the team's cardholders, the teammate's hand face down, and
+    the public counts."""
+    from .game import seat_name, team_name  # display never needs the engine at import time
+
+    team = team_name(view.team)
+    letter = team.split()[-1]
+    mate = seat_name(view.teammate)
+    board = view.board
+    intro = (f'<div class="ttr-head"><span>Seat {_e(seat_name(view.seat))} ({_e(team)})</span>'
+             f'<span class="ttr-sub">phase: {_e(view.phase.value)}; '
+             f'{_e(seat_name(view.to_move))} to move</span></div>')
+    table = (f"draw pile {view.draw_pile_size} cards · discard {len(view.discard)} · "
+             f"unseen from this seat {len(view.unseen)} · ticket deck {view.ticket_deck_size} · "
+             f"routes claimed {len(view.claimed)}")
+    parts = [
+        _root(f'<div class="ttr-frame">{intro}<div class="ttr-sub">{_e(table)}</div></div>'),
+        card_row_html(list(view.face_up), title="Face-up cards",
+                      labels=[str(i + 1) for i in range(len(view.face_up))]),
+        layout_html(
+            hand_html(view.hand),
+            cardholder_html(view.team_cardholder, letter),
+            offlimits_html(view.hand_sizes[view.teammate], f"Teammate {mate}'s hand"),
+            direction="row",
+        ),
+        layout_html(
+            tickets_html([board.ticket(t) for t in view.tickets], "Your private tickets"),
+            tickets_html([board.ticket(t) for t in view.team_tickets],
+                         f"{team} ticket cardholder (shared)"),
+            direction="row",
+        ),
+    ]
+    if view.ticket_offer:
+        parts.append(tickets_html([board.ticket(t) for t in view.ticket_offer],
+                                  "Tickets on offer to you"))
+    return layout_html(*parts)
