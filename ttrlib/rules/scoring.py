@@ -3,6 +3,10 @@
 Scores belong to teams: both teammates' routes count together for tickets and the longest path
 (E3, E4), and every ticket a team member holds, private or shared, scores for the team (E3).
 
+Policy (the rulebook is silent): the Asian Express goes to no one when no team has a route, and
+the Globetrotter to no one when no team completed a ticket; a bonus rewards something done.
+Tickets still on offer when the game ends (a pending choice) belong to no one and do not score.
+
 >>> ROUTE_POINTS[3], ROUTE_POINTS[6]
 (4, 15)
 >>> longest_trail([("a", "b", 2), ("b", "c", 3), ("b", "d", 1)])

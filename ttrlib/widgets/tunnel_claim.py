@@ -48,14 +48,14 @@ class TunnelClaimStepper(LessonWidget):
         game = practice_position(seed) if game is None else ready_game(game, seed)
         super().__init__(game, seat, bots=bots, seed=seed)
         self.route = w.Dropdown(description="Route", layout=w.Layout(width="520px"),
-                                style={"description_width": "60px"})
+                                style={"description_width": "76px"})
         self.payment = w.Dropdown(description="Lay down", layout=w.Layout(width="720px"),
-                                  style={"description_width": "60px"})
+                                  style={"description_width": "76px"})
         self.lay_down = button("Lay down the cards", self.claim, width="180px")
         self.teammate_cards = button("Use my teammate's cards", self.use_teammate, width="210px")
         self.turn_next = button("Turn the next card", self.reveal_next, width="180px")
         self.pay_choice = w.Dropdown(description="Pay with", layout=w.Layout(width="520px"),
-                                     style={"description_width": "60px"})
+                                     style={"description_width": "76px"})
         self.pay = button("Pay the extra cards", self.pay_extra, width="180px")
         self.withdraw = button("Take my cards back", self.take_back, width="180px")
         self.others = button("Let the other players play", self.next_turn, width="220px")
