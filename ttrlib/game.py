@@ -18,8 +18,11 @@ Seats are numbered 0..n-1 and named A1, A2, B1, B2 (, C1, C2): seat ``s`` plays 
 
 Policies where the rulebook is silent (documented in the lessons and tested):
 
-* C5: at most ``MAX_FACE_UP_RESETS`` resets in a row, and none when the cards left (draw pile and
-  discard) hold fewer than 3 non-locomotives, so a reset could never help.
+* C5: at most ``MAX_FACE_UP_RESETS`` resets in a row, and none when the row, draw pile and
+  discard together hold fewer than 3 non-locomotives, so a reset could never help. A face-up
+  slot left empty because no card was left is refilled at the end of a turn once cards exist.
+* D2 before D4: a face-up locomotive taken first always goes to the cardholder, even when it is
+  the only card that can be drawn.
 * C6 reshuffles lazily: the discard becomes the draw pile when a card is needed and the pile is
   empty, so cards discarded meanwhile are shuffled in too.
 * D4: when only one card can be drawn the player takes it, chooses its place, and the turn ends.
@@ -497,6 +500,8 @@ class Game:
             self.phase = Phase.TURN
 
     def _check_keep(self, a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -> None:
+        if not all(isinstance(t, str) for t in a.keep) or not isinstance(a.share, str):
+            raise IllegalTickets(rule, "tickets are named by their ids (strings such as 'T07')")
         unknown = sorted(set(a.keep) - set(offer))
         if unknown:
             raise IllegalTickets(rule, f"you were not offered {', '.join(unknown)}")
@@ -535,6 +540,8 @@ class Game:
     # --- T4 ------------------------------------------------------------------------------------
     def _share_tickets(self, a: act.ShareTickets) -> None:
         seat = self.to_move
+        if not all(isinstance(t, str) for t in a.tickets):
+            raise IllegalTickets("T4", "tickets are named by their ids (strings such as 'T07')")
         if not 1 <= len(a.tickets) <= 2:
             raise IllegalTickets("T4", "share 1 or 2 tickets in one turn")
         missing = sorted(t for t in a.tickets if t not in self.tickets[seat])
@@ -665,11 +672,10 @@ class Game:
             raise IllegalClaim("K2", f"the route needs {route.length} trains and you have "
                                f"{self.trains[seat]} left")
         if not a.hand <= self.hands[seat]:
+            # The message must not depend on the teammate's hand: that would leak it (I1).
             missing = a.hand.minus_available(self.hands[seat])
-            if missing <= self.hands[seat ^ 1]:
-                raise IllegalClaim("K1", "cards in your teammate's hand cannot pay for your route "
-                                   f"(your hand lacks {missing.describe()})")
-            raise IllegalClaim("K1", f"your hand lacks {missing.describe()}")
+            raise IllegalClaim("K1", f"your hand lacks {missing.describe()}; you pay from your own "
+                               "hand and the team cardholder, never your teammate's hand")
         if not a.cardholder <= self.holders[team]:
             missing = a.cardholder.minus_available(self.holders[team])
             raise IllegalClaim("K1", f"the team cardholder lacks {missing.describe()}")
@@ -759,6 +765,8 @@ class Game:
     def _end_turn(self, passed: bool = False) -> None:
         if not passed:
             self.passes_in_a_row = 0
+        if None in self.face_up:
+            self._refill_face_up()  # C5/C6 policy: a slot emptied for want of cards is refilled
         seat = self.to_move
         self.turns += 1
         self.phase = Phase.TURN
