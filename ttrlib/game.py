@@ -500,7 +500,7 @@ class Game:
             self.phase = Phase.TURN
 
     def _check_keep(self, a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -> None:
-        if not all(isinstance(t, str) for t in a.keep) or not isinstance(a.share, str):
+        if not all(isinstance(t, str) for t in a.keep):
             raise IllegalTickets(rule, "tickets are named by their ids (strings such as 'T07')")
         unknown = sorted(set(a.keep) - set(offer))
         if unknown:
@@ -659,7 +659,6 @@ class Game:
             self.phase = Phase.TUNNEL
 
     def _check_claim(self, seat: int, a: act.Claim) -> Route:
-        team = seat // 2
         if not isinstance(a.route, str) or not self.board.has_route(a.route):
             raise IllegalClaim("K2", f"there is no route {a.route!r} on this board")
         route = self.board.route(a.route)
@@ -671,14 +670,7 @@ class Game:
         if self.trains[seat] < route.length:
             raise IllegalClaim("K2", f"the route needs {route.length} trains and you have "
                                f"{self.trains[seat]} left")
-        if not a.hand <= self.hands[seat]:
-            # The message must not depend on the teammate's hand: that would leak it (I1).
-            missing = a.hand.minus_available(self.hands[seat])
-            raise IllegalClaim("K1", f"your hand lacks {missing.describe()}; you pay from your own "
-                               "hand and the team cardholder, never your teammate's hand")
-        if not a.cardholder <= self.holders[team]:
-            missing = a.cardholder.minus_available(self.holders[team])
-            raise IllegalClaim("K1", f"the team cardholder lacks {missing.describe()}")
+        self._check_owned(seat, a.hand, a.cardholder, IllegalClaim)
         cards = a.cards
         if len(cards) != route.length:
             raise IllegalClaim("K2", f"{route.a} - {route.b} costs exactly {route.length} cards; "
@@ -691,6 +683,17 @@ class Game:
             raise IllegalClaim("K2", f"{route.a} - {route.b} is {route.color.value}: pay it in "
                                f"{route.color.value} or locomotives, not {color.value}")
         return route
+
+    def _check_owned(self, seat: int, hand: CardCounts, holder: CardCounts, error: type) -> None:
+        """K1: the cards must be in the seat's own hand and the team cardholder."""
+        if not hand <= self.hands[seat]:
+            # The message must not depend on the teammate's hand: that would leak it (I1).
+            missing = hand.minus_available(self.hands[seat])
+            raise error("K1", f"your hand lacks {missing.describe()}; you pay from your own hand "
+                        "and the team cardholder, never your teammate's hand")
+        if not holder <= self.holders[seat // 2]:
+            missing = holder.minus_available(self.holders[seat // 2])
+            raise error("K1", f"the team cardholder lacks {missing.describe()}")
 
     def _take_from(self, seat: int, hand: CardCounts, holder: CardCounts) -> None:
         """Cards visibly leave a hand and the cardholder (laid down or paid)."""
@@ -713,13 +716,8 @@ class Game:
     # --- U2-U7 ---------------------------------------------------------------------------------
     def _pay_tunnel(self, a: act.PayTunnel) -> None:
         t = self.tunnel
-        seat, team = t.seat, t.seat // 2
-        if not a.hand <= self.hands[seat]:
-            missing = a.hand.minus_available(self.hands[seat])
-            raise IllegalTunnelPayment("K1", f"your hand lacks {missing.describe()}")
-        if not a.cardholder <= self.holders[team]:
-            missing = a.cardholder.minus_available(self.holders[team])
-            raise IllegalTunnelPayment("K1", f"the team cardholder lacks {missing.describe()}")
+        seat = t.seat
+        self._check_owned(seat, a.hand, a.cardholder, IllegalTunnelPayment)
         paid = a.cards
         if len(paid) != t.extra:
             raise IllegalTunnelPayment("U2", f"the tunnel asks for exactly {t.extra} more card(s); "

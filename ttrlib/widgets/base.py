@@ -101,6 +101,16 @@ class LessonWidget(w.VBox):
             f"tickets ({view.ticket_counts[view.teammate]}) stay hidden (rule I1).</div>"
         )
 
+    def cards_html(self, view: PlayerView) -> str:
+        """Your hand, the team cardholder, and the teammate's hand face down (K1, I1)."""
+        return display.layout_html(
+            display.hand_html(view.hand),
+            display.cardholder_html(view.team_cardholder, team_name(view.team).split()[-1]),
+            display.offlimits_html(view.hand_sizes[view.teammate],
+                                   f"Teammate {seat_name(view.teammate)}'s hand"),
+            direction="row",
+        )
+
     def events_html(self, view: PlayerView, last: int = 6) -> str:
         items = "".join(f"<li>{html.escape(e['text'])}</li>" for e in view.events[-last:])
         return f"<div class='ttr-log'><b>What happened</b><ol>{items}</ol></div>" if items else ""

@@ -8,7 +8,7 @@ import ipywidgets as w
 from .. import actions as act
 from .. import display
 from ..cards import Color
-from ..game import FACE_UP, Game, Phase, seat_name, team_name
+from ..game import FACE_UP, Game, Phase
 from .base import LessonWidget, button, ready_game, safe
 
 _STEP = {
@@ -116,12 +116,5 @@ class CardSplitStepper(LessonWidget):
             b.button_style = "warning" if placing else ""
         self.drawn.value = display.card_row_html(
             [view.drawn_card], title="Card you drew", labels=["where to?"]) if placing else ""
-        team = team_name(view.team).split()[-1]
-        self.cards.value = display.layout_html(
-            display.hand_html(view.hand),
-            display.cardholder_html(view.team_cardholder, team),
-            display.offlimits_html(view.hand_sizes[view.teammate],
-                                   f"Teammate {seat_name(view.teammate)}'s hand"),
-            direction="row",
-        )
+        self.cards.value = self.cards_html(view)
         self.history.value = self.events_html(view)

@@ -9,7 +9,7 @@ import ipywidgets as w
 from .. import actions as act
 from .. import display, odds
 from ..cards import CardCounts, Color
-from ..game import Game, Phase, seat_name, team_name
+from ..game import Game, Phase
 from ..rules.payments import matches
 from .base import LessonWidget, button, ready_game, safe
 
@@ -254,12 +254,5 @@ class TunnelClaimStepper(LessonWidget):
                     for a in self.game.legal_actions() if isinstance(a, act.PayTunnel)]
         self.pay_choice.options = pays
         self.pay_choice.value = pays[0][1] if pays else None
-        team = team_name(view.team).split()[-1]
-        self.cards.value = display.layout_html(
-            display.hand_html(view.hand),
-            display.cardholder_html(view.team_cardholder, team),
-            display.offlimits_html(view.hand_sizes[view.teammate],
-                                   f"Teammate {seat_name(view.teammate)}'s hand"),
-            direction="row",
-        )
+        self.cards.value = self.cards_html(view)
         self.history.value = self.events_html(view)
