@@ -440,21 +440,26 @@ def card_row_html(
     labels: Sequence[str | None] | None = None,
     highlight: Iterable[int] = (),
     dim: Iterable[int] = (),
+    face_down: Iterable[int] = (),
     empty_text: str = "no cards",
 ) -> str:
     """Cards in a given order, e.g. the five face-up cards or a tunnel reveal.
 
-    ``None`` is an empty slot (dashed outline). ``highlight`` and ``dim`` are sets of indices
-    (e.g. the revealed cards that match, rule U2). ``labels`` gives a caption per position.
+    ``None`` is an empty slot (dashed outline). ``highlight``, ``dim`` and ``face_down`` are sets
+    of indices (e.g. the revealed cards that match, rule U2; cards not yet turned, drawn as card
+    backs whatever their colour). ``labels`` gives a caption per position.
     """
     hl = set(highlight)
     dm = set(dim)
+    down = set(face_down)
     if labels is not None and len(labels) != len(colors):
         raise ValueError(f"got {len(labels)} labels for {len(colors)} cards")
     items = []
     for i, c in enumerate(colors):
         label = labels[i] if labels is not None else None
-        if c is None:
+        if i in down:
+            pic = _back()
+        elif c is None:
             pic = '<span class="ttr-slot" title="empty slot" data-slot="empty">empty</span>'
         else:
             pic = _card(_color(c), highlight=i in hl, dim=i in dm)
@@ -827,7 +832,7 @@ def view_html(view: Any) -> str:
     parts = [
         _root(f'<div class="ttr-frame">{intro}<div class="ttr-sub">{_e(table)}</div></div>'),
         card_row_html(list(view.face_up), title="Face-up cards",
-                      labels=[str(i + 1) for i in range(len(view.face_up))]),
+                      labels=[f"slot {i}" for i in range(len(view.face_up))]),
         layout_html(
             hand_html(view.hand),
             cardholder_html(view.team_cardholder, letter),

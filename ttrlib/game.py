@@ -810,7 +810,9 @@ class Game:
             row = [c for c in self.face_up if c is not None]
             others = sum(c is not Color.LOCOMOTIVE for c in self.draw_pile + self.discard + row)
             if others < 3:
-                return  # policy: no reset could ever break the cycle
+                self._log(None, "no_reset", "three face-up locomotives stay: the cards left could never "
+                          "make a row with fewer, so there is no reset (C5 policy)")
+                return
             self.discard.extend(row)
             self.face_up = [None] * FACE_UP
             for i in range(FACE_UP):

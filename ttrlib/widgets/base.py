@@ -111,8 +111,13 @@ class LessonWidget(w.VBox):
             direction="row",
         )
 
-    def events_html(self, view: PlayerView, last: int = 6) -> str:
-        items = "".join(f"<li>{html.escape(e['text'])}</li>" for e in view.events[-last:])
+    def events_html(self, view: PlayerView, last: int = 6, *, hide_last_tunnel: bool = False) -> str:
+        events = list(view.events)
+        if hide_last_tunnel:
+            at = max(i for i, e in enumerate(events) if e["kind"] == "tunnel")
+            events[at] = {**events[at], "text": "the tunnel's cards are turned up one by one..."}
+            events = events[: at + 1]
+        items = "".join(f"<li>{html.escape(e['text'])}</li>" for e in events[-last:])
         return f"<div class='ttr-log'><b>What happened</b><ol>{items}</ol></div>" if items else ""
 
     def render(self) -> None:  # pragma: no cover - every subclass overrides it

@@ -33,7 +33,7 @@ class CardSplitStepper(LessonWidget):
         super().__init__(ready_game(game, seed), seat, bots=bots, seed=seed)
         self.step = w.HTML()
         self.row = w.HTML()
-        self.take = [button(f"Take card {i + 1}", lambda i=i: self.draw(i), width="112px")
+        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="112px")
                      for i in range(FACE_UP)]
         self.deck = button("Draw from deck", lambda: self.draw("deck"), width="170px")
         self.drawn = w.HTML()
@@ -104,7 +104,7 @@ class CardSplitStepper(LessonWidget):
             display.message_html("Not your turn: let the other players play.", "info")
         legal = {a.source for a in self.game.legal_actions() if isinstance(a, act.DrawCard)} \
             if view.my_turn else set()
-        labels = [f"{i + 1}" for i in range(FACE_UP)]
+        labels = [f"slot {i}" for i in range(FACE_UP)]
         self.row.value = display.card_row_html(list(view.face_up), title="Face-up cards",
                                                labels=labels)
         for i, b in enumerate(self.take):

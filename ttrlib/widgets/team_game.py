@@ -177,11 +177,11 @@ class TeamGame(LessonWidget):
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
                                     width="150px")
-        self.route = w.Dropdown(description="Route", layout=w.Layout(width="470px"),
+        self.route = w.Dropdown(description="Route", layout=w.Layout(width="400px"),
                                 style={"description_width": "50px"})
-        self.payment = w.Dropdown(description="Pay with", layout=w.Layout(width="470px"),
+        self.payment = w.Dropdown(description="Pay with", layout=w.Layout(width="400px"),
                                   style={"description_width": "60px"})
-        self.claim_button = button("Claim the route", self.claim, width="150px")
+        self.claim_button = button("Claim the route", self.claim, width="140px")
         self.tunnel_view = w.HTML()
         self.tunnel_payment = w.Dropdown(description="Pay with", layout=w.Layout(width="470px"),
                                          style={"description_width": "60px"})

@@ -102,8 +102,11 @@ class TunnelClaimStepper(LessonWidget):
                 if view.board.route(rid).is_tunnel:
                     label += f"  ·  P(you can pay the extra) = {float(o.p_can_pay):.1%}"
                 options.append((label, o.claim))
+        chosen = self.payment.value
         self.payment.options = options
-        self.payment.value = options[0][1] if options else None
+        values = [claim for _, claim in options]
+        # Keep the learner's choice across a refused click; else offer the best way first.
+        self.payment.value = chosen if chosen in values else (values[0] if values else None)
         self.show_odds()
 
     @safe
@@ -239,13 +242,15 @@ class TunnelClaimStepper(LessonWidget):
         if self.attempt:
             revealed = self.attempt["revealed"]
             color = self.attempt["color"]
-            shown = [c if i < self.shown else None for i, c in enumerate(revealed)]
             hi = {i for i, c in enumerate(revealed[: self.shown]) if matches(c, color)}
             labels = ["match" if i in hi else ("" if i < self.shown else "face down")
                       for i in range(len(revealed))]
+            # Cards not yet turned are drawn as backs, and carry no colour in the page at all.
+            row = [c if i < self.shown else Color.LOCOMOTIVE for i, c in enumerate(revealed)]
             self.reveal_panel.value = display.card_row_html(
-                shown, title=f"Tunnel reveal ({self.shown} of {len(revealed)} turned)",
-                labels=labels, highlight=hi, empty_text="nothing to reveal")
+                row, title=f"Tunnel reveal ({self.shown} of {len(revealed)} turned)",
+                labels=labels, highlight=hi, face_down=range(self.shown, len(revealed)),
+                empty_text="nothing to reveal")
         else:
             self.reveal_panel.value = ""
         pays = []
@@ -255,4 +260,6 @@ class TunnelClaimStepper(LessonWidget):
         self.pay_choice.options = pays
         self.pay_choice.value = pays[0][1] if pays else None
         self.cards.value = self.cards_html(view)
-        self.history.value = self.events_html(view)
+        turning = self.attempt and self.shown < len(self.attempt["revealed"])
+        # While the learner turns the cards one by one, the log must not give the reveal away.
+        self.history.value = self.events_html(view, hide_last_tunnel=bool(turning))
