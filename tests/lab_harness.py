@@ -32,6 +32,8 @@ INSTALL_HINT = ("Chromium is not installed: `sudo apt-get update && sudo apt-get
 # virtual scrolling), no news or update pop-ups.
 LAB_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    # Never write outputs back into the lesson files (they are stored without outputs).
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
         {"fetchNews": "false", "checkForUpdates": False},
 }
@@ -51,6 +53,7 @@ def free_port() -> int:
 
 
 def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
+    """Wait until ``url`` answers 200 (the probe must be cheap: it never executes a notebook)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -59,8 +62,9 @@ def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90)
             with urllib.request.urlopen(url, timeout=2) as r:
                 if r.status == 200:
                     return
-        except OSError:
-            time.sleep(0.3)
+        except OSError:  # refused, reset, or an HTTP error while the server starts
+            pass
+        time.sleep(0.3)
     raise RuntimeError(f"server did not answer {url} in {timeout} s:\n{log.read_text()[-3000:]}")
 
 
@@ -69,7 +73,10 @@ def server(kind: str, tmp: Path, *, notebook: str | None = None):
     """Run ``jupyter lab`` (kind="lab") or ``voila`` (kind="voila") on a free loopback port.
 
     Yields ``(base_url, token)``. Config, runtime and settings live under ``tmp`` so nothing of
-    the user's own Jupyter set-up leaks in.
+    the user's own Jupyter set-up leaks in. JupyterLab exposes ``window.jupyterapp`` (used to
+    wait for the kernel) and never autosaves. Voila 0.5 serves the one ``notebook`` (a path
+    relative to the repository, or absolute) at ``/?token=...``; opening that page executes the
+    notebook, so the start-up probe asks for a static file instead.
     """
     port, token = free_port(), secrets.token_hex(16)
     env = dict(os.environ)
@@ -88,13 +95,22 @@ def server(kind: str, tmp: Path, *, notebook: str | None = None):
     if kind == "lab":
         cmd = [str(bindir / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
                f"--ServerApp.token={token}", "--ServerApp.password=", "--allow-root",
-               f"--ServerApp.root_dir={ROOT}", "--LabApp.news_url=", "--ServerApp.open_browser=False"]
+               f"--ServerApp.root_dir={ROOT}", "--LabApp.news_url=", "--ServerApp.open_browser=False",
+               "--LabApp.expose_app_in_browser=True",
+               # checkpoints go under tmp, not into notebooks/.ipynb_checkpoints
+               f"--FileCheckpoints.root_dir={tmp / 'checkpoints'}"]
         probe = f"http://127.0.0.1:{port}/api/status?token={token}"
-    else:
+    elif kind == "voila":
+        if notebook is None:
+            raise ValueError("voila needs the notebook to serve")
+        # Voila's own token option (it ignores --ServerApp.token).
         cmd = [str(bindir / "voila"), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-               f"--ServerApp.token={token}", "--ServerApp.allow_root=True",
-               "--VoilaConfiguration.show_tracebacks=False", str(ROOT / notebook)]
-        probe = f"http://127.0.0.1:{port}/?token={token}"
+               f"--Voila.token={token}", "--VoilaConfiguration.show_tracebacks=False",
+               str(ROOT / notebook)]
+        probe = (f"http://127.0.0.1:{port}/voila/api/themes/@jupyterlab/theme-light-extension/"
+                 "index.css")
+    else:
+        raise ValueError(f"kind must be 'lab' or 'voila', not {kind!r}")
     log = tmp / f"{kind}.log"
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -121,8 +137,39 @@ def browser():
             b.close()
 
 
+def open_notebook(page, base: str, token: str, rel: str, *, workspace: str | None = None,
+                  timeout_s: float = 120) -> None:
+    """Open ``rel`` (path from the repository root) in JupyterLab and wait for its kernel.
+
+    ``workspace`` opens it in a fresh named workspace, so the tabs of an earlier page are not
+    restored (each would start its kernel again).
+    """
+    where = f"workspaces/{workspace}/tree/{rel}?reset&" if workspace else f"tree/{rel}?"
+    page.goto(f"{base}/lab/{where}token={token}", timeout=timeout_s * 1000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_s * 1000)
+    wait_kernel_idle(page, timeout_s)
+
+
+def shutdown_kernels(base: str, token: str) -> int:
+    """End every session (and its kernel) of the server; returns how many there were."""
+    def call(method: str, path: str):
+        req = urllib.request.Request(f"{base}{path}?token={token}", method=method)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            body = r.read()
+            return json.loads(body) if body else None
+
+    sessions = call("GET", "/api/sessions") or []
+    for s in sessions:
+        call("DELETE", f"/api/sessions/{s['id']}")
+    return len(sessions)
+
+
 def run_all_cells(page, timeout_s: float = 120) -> None:
-    """Run every cell of the open notebook from the Run menu and wait until none is pending."""
+    """Run every cell of the open notebook from the Run menu and wait until none is pending.
+
+    Returns when every code cell has an execution number, or when an error stopped the run
+    (JupyterLab then leaves the later cells unrun); check ``error_outputs`` afterwards.
+    """
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
     wait_kernel_idle(page, timeout_s)
     page.click("div.lm-MenuBar-itemLabel:text-is('Run')")
@@ -132,16 +179,30 @@ def run_all_cells(page, timeout_s: float = 120) -> None:
     page.wait_for_function(
         """() => {
             const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-        }""",
+            if (!prompts.length || prompts.some(p => p.textContent.includes('*'))) return false;
+            return prompts.every(p => /\\[\\d+\\]/.test(p.textContent))
+                || (ERRORS)().length > 0;
+        }""".replace("ERRORS", ERRORS_JS),
         timeout=timeout_s * 1000,
     )
     wait_kernel_idle(page, timeout_s)
 
 
 def wait_kernel_idle(page, timeout_s: float = 120) -> None:
+    """Wait until the open notebook's kernel is connected and idle.
+
+    With ``window.jupyterapp`` (our JupyterLab exposes it) this reads the session itself: the
+    toolbar indicator alone also says "idle" while the kernel is still starting.
+    """
     page.wait_for_function(
         """() => {
+            const app = window.jupyterapp;
+            if (app && app.shell && app.shell.currentWidget) {
+                const ctx = app.shell.currentWidget.sessionContext;
+                const kernel = ctx && ctx.session && ctx.session.kernel;
+                return !!(ctx && ctx.isReady && kernel && kernel.connectionStatus === 'connected'
+                          && kernel.status === 'idle');
+            }
             const s = document.querySelector('.jp-Notebook-ExecutionIndicator');
             return s && s.getAttribute('data-status') === 'idle';
         }""",
@@ -149,10 +210,77 @@ def wait_kernel_idle(page, timeout_s: float = 120) -> None:
     )
 
 
+# Error outputs of the open notebook. JupyterLab renders a traceback with the stderr mime type,
+# so the DOM cannot tell it from a warning: read the notebook model (window.jupyterapp) instead,
+# and without it fall back to stderr texts that look like a traceback.
+ERRORS_JS = """() => {
+    const app = window.jupyterapp;
+    const panel = app && app.shell && app.shell.currentWidget;
+    const found = [];
+    if (panel && panel.content && panel.content.model) {
+        const cells = panel.content.model.cells;
+        for (let i = 0; i < cells.length; i++) {
+            const cell = cells.get(i);
+            if (cell.type !== 'code') continue;
+            for (const o of cell.outputs.toJSON()) {
+                if (o.output_type === 'error') {
+                    found.push(`cell ${i}: ${o.ename}: ${o.evalue}\\n${(o.traceback || []).join('\\n')}`);
+                }
+            }
+        }
+        return found;
+    }
+    for (const el of document.querySelectorAll(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error'], "
+            + ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")) {
+        if (/Traceback|Error/.test(el.textContent)) found.push(el.textContent);
+    }
+    return found;
+}"""
+
+
 def error_outputs(page) -> list[str]:
-    """Texts of error outputs (tracebacks) in the open notebook."""
-    return page.eval_on_selector_all(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error'], "
-        ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']",
-        "els => els.map(e => e.textContent)",
+    """Texts of error outputs (tracebacks) in the open notebook (ANSI colour codes removed)."""
+    import re
+
+    return [re.sub(r"\x1b\[[0-9;]*m", "", t) for t in page.evaluate(ERRORS_JS)]
+
+
+def screenshot_notebook(page, stem: Path, max_pages: int = 40) -> list[Path]:
+    """Screenshots of the whole open notebook, one per screenful: the notebook's scroll panel
+    (``.jp-WindowedPanel-outer``) is scrolled down page by page and each view is saved as
+    ``{stem}-p01.png``, ``{stem}-p02.png`` ... (a little overlap between pages). Returns them."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    for old in stem.parent.glob(f"{stem.name}-p[0-9][0-9].png"):
+        old.unlink()
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+    outer = f"{panel} .jp-WindowedPanel-outer"
+    # The panel scrolls past the last cell (empty space): stop at the last cell's bottom.
+    total, step = page.evaluate(
+        """(sel) => {
+            const o = document.querySelector(sel);
+            if (!o) return [0, 0];
+            const cells = o.querySelectorAll('.jp-Cell');
+            const last = cells.length ? cells[cells.length - 1] : null;
+            const bottom = last ? last.getBoundingClientRect().bottom
+                                  - o.getBoundingClientRect().top + o.scrollTop + 20
+                                : o.scrollHeight;
+            return [Math.min(bottom, o.scrollHeight), Math.max(200, o.clientHeight - 60)];
+        }""",
+        outer,
     )
+    shots = []
+    offset = 0
+    while len(shots) < max_pages:
+        page.evaluate("([sel, y]) => { const o = document.querySelector(sel); if (o) o.scrollTop = y; }",
+                      [outer, offset])
+        page.wait_for_timeout(150)  # let the scrolled cells paint
+        path = stem.parent / f"{stem.name}-p{len(shots) + 1:02d}.png"
+        page.locator(panel).first.screenshot(path=str(path))
+        shots.append(path)
+        if not step or offset + step + 60 >= total:  # this view reached the last cell
+            break
+        offset += step
+    page.evaluate("(sel) => { const o = document.querySelector(sel); if (o) o.scrollTop = 0; }", outer)
+    return shots

@@ -72,6 +72,18 @@ class LessonWidget(w.VBox):
         self.render()
         return True
 
+    def not_now(self, what: str = "play") -> bool:
+        """Say why this seat cannot act now (game over, or another seat's turn)."""
+        if self.game.is_over:
+            self.say("The game is over: nothing more can be played.", "info", rule="E1")
+            return True
+        if not self.view().my_turn:
+            others = getattr(self, "others", None)
+            how = f"press '{others.description}'" if others else "let the other players play"
+            self.say(f"It is not your turn to {what} yet: {how}.", "info")
+            return True
+        return False
+
     def play_others(self, limit: int = 2000) -> int:
         """Let the bots play until it is this seat's turn again (or the game ends)."""
         done = 0
@@ -92,7 +104,10 @@ class LessonWidget(w.VBox):
 
     def seat_header(self, view: PlayerView) -> str:
         mate = seat_name(view.teammate)
-        turn = "your turn" if view.my_turn else f"{seat_name(view.to_move)} to move"
+        if view.phase is Phase.OVER:
+            turn = "the game is over"
+        else:
+            turn = "your turn" if view.my_turn else f"{seat_name(view.to_move)} to move"
         return (
             f"<div class='ttr-seat'><b>Screen of {seat_name(self.seat)}</b> "
             f"({team_name(view.team)}) &middot; {turn}. You see your own hand and tickets, "

@@ -53,10 +53,9 @@ class CardSplitStepper(LessonWidget):
     # --- clicks ------------------------------------------------------------------------------
     @safe
     def draw(self, source) -> None:
-        view = self.view()
-        if not view.my_turn:
-            self.say(f"It is not your turn yet: press '{self.others.description}'.", "info")
+        if self.not_now("draw"):
             return
+        view = self.view()
         slot = None if source == "deck" else source
         before = view.face_up[slot] if slot is not None else None
         if self.act(act.DrawCard(source)):
@@ -74,11 +73,10 @@ class CardSplitStepper(LessonWidget):
 
     @safe
     def place(self, to: str) -> None:
-        if not self.view().my_turn:
-            self.say(f"It is not your turn yet: press '{self.others.description}'.", "info")
+        if self.not_now("place a card"):
             return
         if self.act(act.PlaceCard(to)):
-            other = "team cardholder" if to == "hand" else "your hand"
+            other = "the team cardholder" if to == "hand" else "your hand"
             if self.view().phase is Phase.SECOND_CARD:
                 self.say(f"Placed. Your second card will go to {other}.", "success", rule="D1")
             else:
@@ -87,12 +85,24 @@ class CardSplitStepper(LessonWidget):
 
     @safe
     def next_turn(self) -> None:
-        if self.view().my_turn and not self.game.is_over:
-            self.say("It is your turn: the others are waiting for you.", "info")
+        if self.game.is_over:
+            self.say("The game is over: nothing more can be played.", "info", rule="E1")
             return
+        legal = self.game.legal_actions()
+        if self.view().my_turn:
+            if any(isinstance(a, (act.DrawCard, act.PlaceCard)) for a in legal):
+                self.say("It is your turn: the others are waiting for you.", "info")
+                return
+            # D4: no card can be drawn, so this lesson cannot play the turn: a bot does.
+            turns = self.game.turns
+            while not self.game.is_over and self.game.turns == turns:
+                self.game.apply(self.bots[self.seat].choose(self.view(), self.game.legal_actions()))
+            self.say("No card can be drawn (D4), so a bot played your turn for you.", "info",
+                     rule="D4")
         n = self.play_others()
-        self.say(f"The bots played {n} step(s); it is your turn again." if not self.game.is_over
-                 else "The game is over.", "info")
+        if n or not self.game.is_over:
+            self.say(f"The bots played {n} step(s); it is your turn again."
+                     if not self.game.is_over else "The game is over.", "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------

@@ -191,12 +191,13 @@ class TunnelClaimStepper(LessonWidget):
                  Color.LOCOMOTIVE else "U2")
         if self.shown == len(self.attempt["revealed"]):
             extra = self.attempt["extra"]
+            last = f"Card {self.shown} of {self.shown}: {card.value}. "
             if extra == 0:
-                self.say("No revealed card matches: the tunnel is claimed with no extra cost.",
-                         "success", rule="U2")
+                self.say(last + "No revealed card matches: the tunnel is claimed with no extra "
+                         "cost.", "success", rule="U2")
             else:
-                self.say(f"{extra} revealed card(s) match: pay {extra} more card(s) of the colour "
-                         "you used (or locomotives), or take your cards back.", "warning",
+                self.say(last + f"{extra} revealed card(s) match: pay {extra} more card(s) of the "
+                         "colour you used (or locomotives), or take your cards back.", "warning",
                          rule="U2")
         self.render()
 
@@ -254,11 +255,16 @@ class TunnelClaimStepper(LessonWidget):
         else:
             self.reveal_panel.value = ""
         pays = []
-        if view.phase is Phase.TUNNEL and view.my_turn:
-            pays = [(_describe_payment(a.hand, a.cardholder), a)
-                    for a in self.game.legal_actions() if isinstance(a, act.PayTunnel)]
+        all_turned = not self.attempt or self.shown >= len(self.attempt["revealed"])
+        if view.phase is Phase.TUNNEL and view.my_turn and all_turned:
+            ways = [a for a in self.game.legal_actions() if isinstance(a, act.PayTunnel)]
+            # Spend locomotives last, then the shared cards before your own (a suggestion only).
+            ways.sort(key=lambda a: (a.cards[Color.LOCOMOTIVE], len(a.hand)))
+            pays = [(_describe_payment(a.hand, a.cardholder), a) for a in ways]
+        chosen = self.pay_choice.value
         self.pay_choice.options = pays
-        self.pay_choice.value = pays[0][1] if pays else None
+        values = [a for _, a in pays]
+        self.pay_choice.value = chosen if chosen in values else (values[0] if values else None)
         self.cards.value = self.cards_html(view)
         turning = self.attempt and self.shown < len(self.attempt["revealed"])
         # While the learner turns the cards one by one, the log must not give the reveal away.
