@@ -877,7 +877,8 @@ class Game:
         return [
             r for r in self.board.routes
             if r.length <= trains and r.length <= reach[r.color] and r.id not in owners
-            and tracks.closed_reason(self.board, r, owners, seat, self.players) is None
+            and (not r.group
+                 or tracks.closed_reason(self.board, r, owners, seat, self.players) is None)
         ]
 
     @staticmethod

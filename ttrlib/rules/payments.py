@@ -15,6 +15,7 @@ Color.LOCOMOTIVE
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..cards import COLORS, TRAIN_COLORS, CardCounts, Color
 
@@ -54,30 +55,49 @@ def splits(
     loops over colours should skip them and add them once (see ``route_payments``).
     """
     ci = COLORS.index(color)
-    hc, gc = hand.as_tuple()[ci], holder.as_tuple()[ci]
-    hl, gl = hand.as_tuple()[_LOCO], holder.as_tuple()[_LOCO]
+    h, g = hand.as_tuple(), holder.as_tuple()
     if color is Color.LOCOMOTIVE:
-        hc = gc = 0
+        return iter(_splits(0, 0, h[_LOCO], g[_LOCO], ci, n))
+    return iter(_splits(h[ci], g[ci], h[_LOCO], g[_LOCO], ci, n))
+
+
+@lru_cache(maxsize=16384)
+def _splits(hc: int, gc: int, hl: int, gl: int, ci: int, n: int) -> tuple:
+    # Depends on a few small counts only, so the cache answers almost every call.
+    out = []
     zero = [0] * len(COLORS)
     for a in range(min(hc, n) + 1):
         for b in range(min(gc, n - a) + 1):
             rest = n - a - b
             for x in range(max(0, rest - gl), min(hl, rest) + 1):
-                y = rest - x
                 h = zero.copy()
                 g = zero.copy()
                 h[ci] += a
                 g[ci] += b
                 h[_LOCO] += x
-                g[_LOCO] += y
-                yield CardCounts._raw(tuple(h)), CardCounts._raw(tuple(g))
+                g[_LOCO] += rest - x
+                out.append((CardCounts._raw(tuple(h)), CardCounts._raw(tuple(g))))
+    return tuple(out)
 
 
 def route_payments(
     hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int
-) -> Iterator[tuple[CardCounts, CardCounts]]:
+) -> tuple[tuple[CardCounts, CardCounts], ...]:
     """Every legal way to lay down cards for a route of ``length`` (K2): one colour (the route's,
-    or any for gray) plus locomotives, from hand and team cardholder (K1). Each way once."""
+    or any for gray) plus locomotives, from hand and team cardholder (K1). Each way once.
+
+    Cached: many routes share a colour and a length, and a hand changes slowly."""
+    return _route_payments(hand, holder, route_color, length)
+
+
+@lru_cache(maxsize=8192)
+def _route_payments(hand, holder, route_color, length) -> tuple:
+    return tuple(_route_payment_ways(hand, holder, route_color, length))
+
+
+def _route_payment_ways(
+    hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int
+) -> Iterator[tuple[CardCounts, CardCounts]]:
     colours = TRAIN_COLORS if route_color is None else (route_color,)
     for color in colours:
         if hand[color] + holder[color] == 0:
