@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/00-start-here.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
+VOILA_PORT ?= 8866
 classroom: $(STAMP)
-	$(BIN)/voila notebooks --port=8866 --no-browser --show_tracebacks=False $(VOILA_ARGS)
+	$(BIN)/voila notebooks --port=$(VOILA_PORT) --no-browser --show_tracebacks=False $(VOILA_ARGS)
 
 PYTEST_ARGS ?= -n 2
 test: $(STAMP)

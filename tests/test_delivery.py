@@ -85,26 +85,24 @@ def test_readme_shows_the_two_commands_and_the_lesson_links():
         assert f"voila/render/notebooks/{nb.name}" in readme, f"no classroom link for {nb.name}"
 
 
-def test_make_lab_starts_a_server_that_answers(tmp_path):
-    port, token = free_port(), secrets.token_hex(8)
+def _make_serves(target: list[str], url: str, tmp_path: Path) -> str:
+    """Run ``make <target>`` until ``url`` answers 200; return the page; stop the server."""
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
                JUPYTER_RUNTIME_DIR=str(tmp_path / "rt"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
-    args = f"--no-browser --port={port} --ip=127.0.0.1 --ServerApp.token={token}"
-    proc = subprocess.Popen(["make", "lab", f"LAB_ARGS={args}"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(["make", *target], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         while True:
             assert proc.poll() is None, proc.stdout.read().decode()[-3000:]
             try:
-                url = f"http://127.0.0.1:{port}/api/status?token={token}"
-                with urllib.request.urlopen(url, timeout=2) as answer:
+                with urllib.request.urlopen(url, timeout=60) as answer:
                     assert answer.status == 200
-                    break
+                    return answer.read().decode()
             except OSError:
                 if time.monotonic() > deadline:
-                    pytest.fail("`make lab` did not answer within 120 s")
+                    pytest.fail(f"`make {target[0]}` did not answer within 120 s")
                 time.sleep(0.5)
     finally:
         if proc.poll() is None:
@@ -113,3 +111,17 @@ def test_make_lab_starts_a_server_that_answers(tmp_path):
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_make_lab_starts_a_server_that_answers(tmp_path):
+    port, token = free_port(), secrets.token_hex(8)
+    args = f"--no-browser --port={port} --ip=127.0.0.1 --ServerApp.token={token}"
+    _make_serves(["lab", f"LAB_ARGS={args}"],
+                 f"http://127.0.0.1:{port}/api/status?token={token}", tmp_path)
+
+
+def test_make_classroom_serves_a_lesson_as_an_app(tmp_path):
+    port = free_port()
+    page = _make_serves(["classroom", f"VOILA_PORT={port}", "VOILA_ARGS=--Voila.ip=127.0.0.1"],
+                        f"http://127.0.0.1:{port}/voila/render/01-card-splits.ipynb", tmp_path)
+    assert "widget" in page and "Traceback" not in page
