@@ -196,7 +196,6 @@ class TeamGame(LessonWidget):
                                     confirm_label="Share the ticked tickets",
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")
         self.others = button("Let the others play", self.next_turn, width="200px")
-        self.others.button_style = "warning"
         self.save_button = button("Save", self.save, width="90px")
         self.load_button = button("Load", self.load, width="90px")
         self.save_text = w.Textarea(placeholder="Saved game (JSON): press Save, or paste one "
@@ -371,15 +370,15 @@ class TeamGame(LessonWidget):
         self.deck.description = f"Deck ({view.draw_pile_size})"
         for b in (self.to_hand, self.to_cardholder):
             b.button_style = "warning" if view.phase is Phase.PLACE_CARD and view.my_turn else ""
+        # Highlight only what can be used now: the bots' button when it is their turn, the ticket
+        # share when a turn is open.
+        self.others.button_style = "" if view.my_turn or self.game.is_over else "warning"
+        self.sharer.confirm.button_style = "primary" if view.my_turn and view.phase is Phase.TURN \
+            and view.tickets else ""
         payable = {a.route for a in legal if isinstance(a, act.Claim)}
         self._render_routes(view, payable, legal)
         self._render_tunnel(view, legal)
-        team = team_name(view.team).split()[-1]
-        self.cards.value = display.layout_html(
-            display.hand_html(view.hand), display.cardholder_html(view.team_cardholder, team),
-            display.offlimits_html(view.hand_sizes[view.teammate],
-                                   f"Teammate {seat_name(view.teammate)}'s hand"),
-            direction="row")
+        self.cards.value = self.cards_html(view)
         self.tickets.value = ticket_table_html(view, self._ticket_statuses(view))
         choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
