@@ -6,6 +6,9 @@ The file format (see ``ttrlib/boards/teaching.toml`` for a full example)::
     cities = ["Delhi", "Lahore", ...]
     open_groups = ["canton-hongkong"]   # K3: parallel tracks that all stay open with 4 players
 
+    [positions]                         # optional, for maps: every city at [x, y]
+    "Delhi" = [77.2, 28.6]              # (the teaching board uses longitude, latitude)
+
     [[routes]]
     id = "delhi-lahore-1"        # unique
     a = "Delhi"                  # endpoints: names listed in `cities`
@@ -101,6 +104,7 @@ class Board:
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
     open_groups: frozenset[str] = frozenset()
+    positions: dict = field(default_factory=dict, compare=False)  # city -> (x, y), for maps
     source: str = field(default="<memory>", compare=False)
     _routes: dict = field(default_factory=dict, repr=False, compare=False)
     _tickets: dict = field(default_factory=dict, repr=False, compare=False)
@@ -165,7 +169,7 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
     """Validate parsed board data (the TOML layout) and build a ``Board``."""
     if not isinstance(data, dict):
         raise _fail(source, "top level", "a board is a table with name, cities, routes, tickets")
-    known_top = {"name", "cities", "routes", "tickets", "open_groups"}
+    known_top = {"name", "cities", "routes", "tickets", "open_groups", "positions"}
     for key in data:
         if key not in known_top:
             raise _fail(source, "top level", f"unknown field {key!r}")
@@ -284,12 +288,26 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
             raise _fail(source, where, f"field 'points' must be positive, not {points}")
         tickets.append(Ticket(tid, a, b, points))
 
+    positions = data.get("positions", {})
+    if not isinstance(positions, dict):
+        raise _fail(source, "top level", "field 'positions' must be a table of city = [x, y]")
+    for city, xy in positions.items():
+        if city not in seen:
+            raise _fail(source, f"positions ({city!r})", f"{city!r} is not in 'cities'")
+        if not (isinstance(xy, list) and len(xy) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)):
+            raise _fail(source, f"positions ({city!r})", f"must be [x, y] numbers, not {xy!r}")
+    if positions and len(positions) != len(cities):
+        missing = [c for c in cities if c not in positions]
+        raise _fail(source, "positions", f"give every city a position or none; missing {missing}")
+
     return Board(
         name=name,
         cities=tuple(cities),
         routes=tuple(routes),
         tickets=tuple(tickets),
         open_groups=frozenset(open_groups),
+        positions={c: (float(x), float(y)) for c, (x, y) in positions.items()},
         source=source,
     )
 

@@ -35,6 +35,8 @@ def board_to_dict(board: Board) -> dict:
     data: dict[str, Any] = {"name": board.name, "cities": list(board.cities)}
     if board.open_groups:
         data["open_groups"] = sorted(board.open_groups)
+    if board.positions:
+        data["positions"] = {c: list(xy) for c, xy in board.positions.items()}
     data["routes"] = []
     for r in board.routes:
         entry = {"id": r.id, "a": r.a, "b": r.b, "length": r.length,
