@@ -70,3 +70,13 @@ def test_a_board_without_positions_cannot_be_drawn():
 def test_positions_survive_save_and_resume():
     game = Game.new(players=4, seed=2)
     assert Game.from_json(game.to_json()).board.positions == teaching_board().positions
+
+
+def test_team_game_shows_the_board_map_on_demand():
+    from ttrlib.widgets import TeamGame
+
+    w = TeamGame(seed=4)
+    assert w.board_map.value == ""
+    w.map_button.click()
+    assert w.board_map.value.startswith("<img") and "base64," in w.board_map.value
+    assert w.map_button.description == "Update the board map"

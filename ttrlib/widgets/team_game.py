@@ -196,6 +196,8 @@ class TeamGame(LessonWidget):
                                     confirm_label="Share the ticked tickets",
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")
         self.others = button("Let the others play", self.next_turn, width="200px")
+        self.map_button = button("Show the board map", self.show_map, width="180px")
+        self.board_map = w.HTML()
         self.save_button = button("Save", self.save, width="90px")
         self.load_button = button("Load", self.load, width="90px")
         self.save_text = w.Textarea(placeholder="Saved game (JSON): press Save, or paste one "
@@ -212,7 +214,7 @@ class TeamGame(LessonWidget):
             w.HBox([self.route, self.payment, self.claim_button]),
             self.cards, self.tickets,
             label("<b>Tickets</b> (T2-T4)"), w.HBox([self.draw_tickets]), self.sharer,
-            self.table, self.history,
+            self.table, w.HBox([self.map_button]), self.board_map, self.history,
             label("<b>Save / load</b>"), w.HBox([self.save_button, self.load_button]),
             self.save_text,
         ]
@@ -308,6 +310,30 @@ class TeamGame(LessonWidget):
         self.say(f"The bots played {n} step(s)." + ("" if self.game.is_over else
                                                     " It is your move again."))
         self.render()
+
+    @safe
+    def show_map(self) -> None:
+        """Draw the board with the claimed tracks (on demand: a drawing takes a moment)."""
+        import base64
+        import io
+
+        import matplotlib.pyplot as plt
+
+        from ..maps import draw_board
+
+        view = self.view()
+        fig, ax = plt.subplots(figsize=(10, 6.5))
+        try:
+            draw_board(view.board, view.claimed, ax=ax,
+                       title=f"The board now: {len(view.claimed)} tracks claimed")
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+        finally:
+            plt.close(fig)
+        data = base64.b64encode(buf.getvalue()).decode()
+        self.board_map.value = (f"<img alt='board map' style='max-width:100%' "
+                                f"src='data:image/png;base64,{data}'/>")
+        self.map_button.description = "Update the board map"
 
     @safe
     def save(self) -> None:
