@@ -42,7 +42,7 @@ import numpy as np
 
 from . import actions as act
 from .board import Board, Route, teaching_board
-from .cards import COLORS, DECK_SIZE, EMPTY, CardCounts, Color, standard_deck
+from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
 from .errors import (
     IllegalClaim,
     IllegalDraw,
@@ -992,4 +992,3 @@ _ACTION_WORDS = {
 }
 _ACTION_TYPES = (act.KeepTickets, act.DrawCard, act.PlaceCard, act.Claim, act.PayTunnel,
                  act.Withdraw, act.DrawTickets, act.ShareTickets, act.Pass)
-assert DECK_SIZE == 110
