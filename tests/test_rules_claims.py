@@ -9,6 +9,8 @@ routes to run a seat's train supply down.
 from __future__ import annotations
 
 import pytest
+from rules_helpers import exact_position
+from rules_helpers import rejected as rejected_and_unchanged
 
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict, teaching_board
@@ -55,38 +57,14 @@ BOARD = board_from_dict(
 ROW = ["purple", "purple", "orange", "orange", "black"]
 
 
-def position(*, hands=None, cardholders=None, discard=EMPTY, draw_pile=("white", "white"),
-             face_up=ROW, players=4, dump=None, board=BOARD, **kw) -> Game:
-    """An exact position; the cards not named go to the hand of seat ``dump`` (by default the
-    last seat, an opponent of seats 0 and 1); by default five plain cards lie face up."""
-    dump = players - 1 if dump is None else dump
-    hands = [CardCounts(h) for h in hands] if hands else [EMPTY] * players
-    hands += [EMPTY] * (players - len(hands))
-    holders = [CardCounts(h) for h in cardholders] if cardholders else [EMPTY] * (players // 2)
-    used = sum(hands, EMPTY) + sum(holders, EMPTY) + CardCounts.of(draw_pile) + discard
-    used += CardCounts.of(c for c in face_up if c is not None)
-    hands[dump] = hands[dump] + (standard_deck() - used)
-    return Game.from_position(players=players, board=board, hands=hands, cardholders=holders,
-                              face_up=list(face_up), draw_pile=list(draw_pile), discard=discard, **kw)
-
-
-def snapshot(g: Game):
-    return (
-        list(g.draw_pile), list(g.discard), list(g.face_up), list(g.hands), list(g.holders),
-        list(g.known_hand), list(g.known_holder), list(g.trains), dict(g.owners),
-        list(g.ticket_deck), [list(t) for t in g.tickets], [list(t) for t in g.team_tickets],
-        g.phase, g.to_move, g.drawn, g.tunnel, len(g.events), g.rng.bit_generator.state,
-    )
+def position(*, draw_pile=("white", "white"), face_up=ROW, board=BOARD, **kw) -> Game:
+    """An exact position; the cards not named go to the last seat (an opponent of seats 0 and
+    1); by default five plain cards lie face up."""
+    return exact_position(board, draw_pile=draw_pile, face_up=face_up, **kw)
 
 
 def rejected(g: Game, action, rule: str) -> IllegalMove:
-    before = snapshot(g)
-    with pytest.raises(IllegalClaim) as info:
-        g.apply(action)
-    assert info.value.rule == rule
-    assert snapshot(g) == before, "a rejected claim changed the game"
-    assert action not in g.legal_actions()
-    return info.value
+    return rejected_and_unchanged(g, action, rule, IllegalClaim)
 
 
 def claimed_ok(g: Game, action: act.Claim, seat: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from rules_helpers import exact_position, rejected
 
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict
@@ -40,40 +41,9 @@ BOARD = board_from_dict(
 )
 
 
-def position(*, draw_pile=(), discard=EMPTY, face_up=(None,) * 5, hands=None, cardholders=None,
-             players=4, dump=3, **kw) -> Game:
+def position(*, dump=3, **kw) -> Game:
     """An exact position where every card is placed: the cards not named go to seat ``dump``."""
-    hands = [CardCounts(h) for h in hands] if hands else [EMPTY] * players
-    holders = [CardCounts(h) for h in cardholders] if cardholders else [EMPTY] * (players // 2)
-    used = sum(hands, EMPTY) + sum(holders, EMPTY) + CardCounts.of(draw_pile) + discard
-    used += CardCounts.of(c for c in face_up if c is not None)
-    hands[dump] = hands[dump] + (standard_deck() - used)
-    return Game.from_position(players=players, board=BOARD, hands=hands, cardholders=holders,
-                              face_up=list(face_up), draw_pile=list(draw_pile), discard=discard,
-                              **kw)
-
-
-def snapshot(g: Game):
-    """Everything a rejected action must leave untouched."""
-    return (
-        list(g.draw_pile), list(g.discard), list(g.face_up), list(g.hands), list(g.holders),
-        list(g.known_hand), list(g.known_holder), list(g.trains), dict(g.owners),
-        list(g.ticket_deck), [list(t) for t in g.tickets], [list(t) for t in g.team_tickets],
-        [list(o) for o in g.offers], g.phase, g.to_move, g.drawn, g.tunnel, g.final_turns_left,
-        len(g.events), g.rng.bit_generator.state,
-    )
-
-
-def rejected(g: Game, action, rule: str | None = None, kind=IllegalMove) -> IllegalMove:
-    before = snapshot(g)
-    with pytest.raises(kind) as info:
-        g.apply(action)
-    assert snapshot(g) == before, "a rejected action changed the game"
-    if rule is not None:
-        assert info.value.rule == rule
-        assert str(info.value).startswith(f"rule {rule}: ")
-    assert action not in g.legal_actions()
-    return info.value
+    return exact_position(BOARD, dump=dump, **kw)
 
 
 def kinds(g: Game) -> Counter:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from rules_helpers import rejected as rejected_and_unchanged
 
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict
@@ -35,23 +36,8 @@ BOARD = board_from_dict(
 ROW = ["purple", "purple", "orange", "orange", "black"]
 
 
-def snapshot(g: Game):
-    return (
-        list(g.draw_pile), list(g.discard), list(g.face_up), list(g.hands), list(g.holders),
-        list(g.trains), dict(g.owners), list(g.ticket_deck), [list(t) for t in g.tickets],
-        [list(t) for t in g.team_tickets], [list(o) for o in g.offers], dict(g.setup_choices),
-        g.phase, g.to_move, len(g.events), g.rng.bit_generator.state,
-    )
-
-
 def rejected(g: Game, action, rule: str, kind=IllegalTickets) -> IllegalMove:
-    before = snapshot(g)
-    with pytest.raises(kind) as info:
-        g.apply(action)
-    assert info.value.rule == rule
-    assert snapshot(g) == before, "a rejected action changed the game"
-    assert action not in g.legal_actions()
-    return info.value
+    return rejected_and_unchanged(g, action, rule, kind)
 
 
 def midgame(*, tickets=None, team_tickets=None, ticket_deck=None, hands=None, **kw) -> Game:

@@ -7,6 +7,8 @@ tunnel reveals are known, and the discard pile is counted exactly before and aft
 from __future__ import annotations
 
 import pytest
+from rules_helpers import exact_position
+from rules_helpers import rejected as rejected_and_unchanged
 
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict
@@ -44,34 +46,13 @@ def C(**kw) -> CardCounts:
     return CardCounts(**kw)
 
 
-def position(*, hands=None, cardholders=None, draw_pile=(), discard=EMPTY, dump=3, **kw) -> Game:
+def position(*, dump=3, **kw) -> Game:
     """Every card placed: those not named go to seat B2's hand (an opponent of A1 and A2)."""
-    hands = [CardCounts(h) for h in hands] if hands else [EMPTY] * 4
-    hands += [EMPTY] * (4 - len(hands))
-    holders = [CardCounts(h) for h in cardholders] if cardholders else [EMPTY, EMPTY]
-    used = sum(hands, EMPTY) + sum(holders, EMPTY) + CardCounts.of(draw_pile) + discard
-    used += CardCounts.of(ROW)
-    hands[dump] = hands[dump] + (standard_deck() - used)
-    return Game.from_position(board=BOARD, hands=hands, cardholders=holders, face_up=ROW,
-                              draw_pile=list(draw_pile), discard=discard, **kw)
-
-
-def snapshot(g: Game):
-    return (
-        list(g.draw_pile), list(g.discard), list(g.face_up), list(g.hands), list(g.holders),
-        list(g.known_hand), list(g.known_holder), list(g.trains), dict(g.owners),
-        g.phase, g.to_move, g.drawn, g.tunnel, len(g.events), g.rng.bit_generator.state,
-    )
+    return exact_position(BOARD, face_up=ROW, dump=dump, **kw)
 
 
 def rejected(g: Game, action, rule: str, kind=IllegalTunnelPayment) -> IllegalMove:
-    before = snapshot(g)
-    with pytest.raises(kind) as info:
-        g.apply(action)
-    assert info.value.rule == rule
-    assert snapshot(g) == before, "a rejected action changed the game"
-    assert action not in g.legal_actions()
-    return info.value
+    return rejected_and_unchanged(g, action, rule, kind)
 
 
 def discard_counts(g: Game) -> CardCounts:

@@ -12,6 +12,7 @@ import dataclasses
 import random
 
 import pytest
+from rules_helpers import exact_position
 
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict
@@ -53,19 +54,9 @@ def C(**kw) -> CardCounts:
     return CardCounts(**kw)
 
 
-def position(*, hands=None, cardholders=None, draw_pile=(), discard=EMPTY, face_up=ROW,
-             players=4, dump=None, **kw) -> Game:
+def position(*, face_up=ROW, **kw) -> Game:
     """Every card placed; those not named go to the last seat's hand."""
-    dump = players - 1 if dump is None else dump
-    hands = [CardCounts(h) for h in hands] if hands else [EMPTY] * players
-    hands += [EMPTY] * (players - len(hands))
-    holders = [CardCounts(h) for h in cardholders] if cardholders else [EMPTY] * (players // 2)
-    used = sum(hands, EMPTY) + sum(holders, EMPTY) + CardCounts.of(draw_pile) + discard
-    used += CardCounts.of(c for c in face_up if c is not None)
-    hands[dump] = hands[dump] + (standard_deck() - used)
-    return Game.from_position(players=players, board=BOARD, hands=hands, cardholders=holders,
-                              face_up=list(face_up), draw_pile=list(draw_pile), discard=discard,
-                              **kw)
+    return exact_position(BOARD, face_up=face_up, **kw)
 
 
 def pass_turn(g: Game) -> None:
