@@ -239,13 +239,15 @@ class Game:
         claimed: "dict[str, int] | None" = None,
         trains: "list[int] | None" = None,
         to_move: int = 0,
+        rest_to: str = "auto",
     ) -> "Game":
         """An exact position in the TURN phase, for tests and lessons (setup already done).
 
-        ``draw_pile`` lists the pile from the TOP down. Cards of the 110 that are not placed
-        anywhere go beneath the given draw pile in a seeded shuffle; but when both ``draw_pile``
-        and ``discard`` are given they must account for every card, and when only ``draw_pile``
-        is given the rest goes to the discard. Tickets not placed form the ticket deck in board
+        ``draw_pile`` lists the pile from the TOP down. Where the cards of the 110 that are not
+        placed anywhere go is ``rest_to``: ``"draw_pile"`` (beneath the given top cards, in a
+        seeded shuffle), ``"discard"``, or ``"auto"``: the discard when only ``draw_pile`` is
+        given, the draw pile otherwise, and nowhere when both ``draw_pile`` and ``discard`` are
+        given (they must then account for every card). Tickets not placed form the ticket deck in board
         order (or ``ticket_deck`` gives it, top first, and then every ticket must be placed).
         Claimed routes take their trains from the claiming seat's supply unless ``trains`` is
         given. The face-up row is taken as given (C5 is not re-checked).
@@ -275,10 +277,14 @@ class Game:
             extra = placed.minus_available(standard_deck())
             raise SetupError(f"rule C1: the position uses more cards than the deck has: {extra.describe()}")
         rest = standard_deck() - placed
-        if draw_pile is not None and discard is not None and rest:
-            raise SetupError(f"rule C1: {rest.describe()} are not placed anywhere")
-        if draw_pile is not None and discard is None:
-            disc = rest
+        if rest_to not in ("auto", "draw_pile", "discard"):
+            raise SetupError(f"rest_to: 'auto', 'draw_pile' or 'discard', not {rest_to!r}")
+        if rest_to == "auto":
+            if draw_pile is not None and discard is not None and rest:
+                raise SetupError(f"rule C1: {rest.describe()} are not placed anywhere")
+            rest_to = "discard" if draw_pile is not None and discard is None else "draw_pile"
+        if rest_to == "discard":
+            disc += rest
             rest = EMPTY
         rest_cards = rest.elements()
         beneath = [rest_cards[i] for i in game.rng.permutation(len(rest_cards))]

@@ -1,0 +1,45 @@
+"""``Game.from_position``: exact positions for tests and lessons, and its refusals."""
+
+import pytest
+
+from ttrlib import actions as act
+from ttrlib.cards import CardCounts, Color, standard_deck
+from ttrlib.errors import SetupError
+from ttrlib.game import Game
+
+ROW = ["green", "purple", "white", "orange", "black"]
+
+
+def test_the_top_of_a_full_pile_can_be_stacked():
+    hand = CardCounts(red=2)
+    g = Game.from_position(hands=[hand, CardCounts(), CardCounts(), CardCounts()], face_up=ROW,
+                           draw_pile=["locomotive", "red"], rest_to="draw_pile")
+    assert g.discard == [] and g.draw_pile[-2:] == [Color.RED, Color.LOCOMOTIVE]
+    assert len(g.draw_pile) == 110 - 2 - 5
+    g.apply(act.DrawCard("deck"))
+    assert g.drawn_card is Color.LOCOMOTIVE  # the top card, as given
+
+
+def test_the_rest_can_go_to_the_discard_beside_a_given_discard():
+    g = Game.from_position(face_up=ROW, draw_pile=["red"], discard=CardCounts(blue=3),
+                           rest_to="discard")
+    assert g.draw_pile == [Color.RED]
+    assert CardCounts.of(g.discard) == standard_deck() - CardCounts.of(ROW) - CardCounts(red=1)
+
+
+def test_auto_keeps_its_documented_meaning():
+    only_pile = Game.from_position(face_up=ROW, draw_pile=["red"])
+    assert only_pile.draw_pile == [Color.RED] and len(only_pile.discard) == 110 - 6
+    neither = Game.from_position(face_up=ROW)
+    assert neither.discard == [] and len(neither.draw_pile) == 105
+    with pytest.raises(SetupError, match="not placed anywhere"):
+        Game.from_position(face_up=ROW, draw_pile=["red"], discard=CardCounts())
+
+
+def test_bad_positions_are_refused():
+    with pytest.raises(SetupError, match="rest_to"):
+        Game.from_position(rest_to="hand")
+    with pytest.raises(SetupError, match="more cards than the deck has"):
+        Game.from_position(hands=[CardCounts(red=13), CardCounts(), CardCounts(), CardCounts()])
+    with pytest.raises(SetupError, match="C2"):
+        Game.from_position(players=5)
