@@ -329,3 +329,19 @@ def test_team_game_from_another_seat(seat):
     assert g.game.phase is Phase.TURN
     g.others.click()
     assert g.game.to_move == seat and f"Screen of {('A2', 'B2')[seat // 2]}" in shown(g)
+
+
+def test_ticket_stepper_with_no_ticket_move_lets_a_bot_play_the_turn():
+    """T2, T4: with the ticket deck empty and no private ticket, the lesson has no move to offer;
+    'Let the other players play' then lets a bot play the learner's turn instead of sticking."""
+    from ttrlib.board import teaching_board
+    from ttrlib.widgets import TicketStepper
+
+    ids = [t.id for t in teaching_board().tickets]
+    game = Game.from_position(team_tickets=[ids[:23], ids[23:]], ticket_deck=[])
+    t = TicketStepper(game)
+    assert t.stage == "play" and t.view().my_turn
+    turns = game.turns
+    t.others.click()
+    assert game.turns > turns and t.view().my_turn
+    assert "a bot played your turn" in t.message_text

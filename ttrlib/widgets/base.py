@@ -84,6 +84,12 @@ class LessonWidget(w.VBox):
             return True
         return False
 
+    def bot_plays_my_turn(self) -> None:
+        """When this lesson's buttons offer nothing legal, a bot plays this seat's whole turn."""
+        turns = self.game.turns
+        while not self.game.is_over and self.game.turns == turns:
+            self.game.apply(self.bots[self.seat].choose(self.view(), self.game.legal_actions()))
+
     def play_others(self, limit: int = 2000) -> int:
         """Let the bots play until it is this seat's turn again (or the game ends)."""
         done = 0

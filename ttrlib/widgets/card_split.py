@@ -94,9 +94,7 @@ class CardSplitStepper(LessonWidget):
                 self.say("It is your turn: the others are waiting for you.", "info")
                 return
             # D4: no card can be drawn, so this lesson cannot play the turn: a bot does.
-            turns = self.game.turns
-            while not self.game.is_over and self.game.turns == turns:
-                self.game.apply(self.bots[self.seat].choose(self.view(), self.game.legal_actions()))
+            self.bot_plays_my_turn()
             self.say("No card can be drawn (D4), so a bot played your turn for you.", "info",
                      rule="D4")
         n = self.play_others()

@@ -307,13 +307,19 @@ class TicketStepper(LessonWidget):
         if self.stage != "play":
             self._my_move()
             return
+        note = ""
         if self.view().my_turn and not self.game.is_over:
-            self.say("It is your turn: the others are waiting for you.")
-            return
+            ticket_moves = (act.DrawTickets, act.ShareTickets, act.KeepTickets)
+            if any(isinstance(a, ticket_moves) for a in self.game.legal_actions()):
+                self.say("It is your turn: the others are waiting for you.")
+                return
+            # No ticket can be drawn or shared: this lesson has nothing to offer, so a bot plays.
+            self.bot_plays_my_turn()
+            note = "You had no ticket to draw or share, so a bot played your turn. "
         self.last_draw = None
         n = self.play_others()
-        self.say(f"The bots played {n} step(s); it is your turn again." if not self.game.is_over
-                 else "The game is over.")
+        self.say(note + (f"The bots played {n} step(s); it is your turn again."
+                         if not self.game.is_over else "The game is over."))
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
