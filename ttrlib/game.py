@@ -360,18 +360,13 @@ class Game:
         team = seat // 2
         places: list[tuple[str, int, CardCounts]] = []
         pool: list[Color] = list(g.draw_pile)
-        for s in range(g.players):
-            if s != seat:
-                known = g.known_hand[s]
-                hidden = g.hands[s] - known if known else g.hands[s]
-                places.append(("hand", s, hidden))
-                pool += hidden.elements()
-        for t in range(g.teams):
-            if t != team:
-                known = g.known_holder[t]
-                hidden = g.holders[t] - known if known else g.holders[t]
-                places.append(("holder", t, hidden))
-                pool += hidden.elements()
+        hidden_places = [("hand", s, g.hands, g.known_hand) for s in range(g.players) if s != seat]
+        hidden_places += [("holder", t, g.holders, g.known_holder)
+                          for t in range(g.teams) if t != team]
+        for kind, who, cards, known in hidden_places:
+            hidden = cards[who] - known[who] if known[who] else cards[who]
+            places.append((kind, who, hidden))
+            pool += hidden.elements()
         if g.drawn is not None and not g._drawn_face_up and g.to_move != seat:
             places.append(("drawn", 0, _ONE[g.drawn]))
             pool.append(g.drawn)

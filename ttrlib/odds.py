@@ -261,6 +261,17 @@ def _count_arg(value: Any, what: str) -> int:
     return value
 
 
+def _deck_size_arg(deck_size: Any, pool_size: int) -> int:
+    """The draw pile's size: the whole pool by default, never more than the pool."""
+    if deck_size is None:
+        return pool_size
+    deck_size = _count_arg(deck_size, "deck_size")
+    if deck_size > pool_size:
+        raise ValueError(f"deck_size ({deck_size}) cannot exceed the number of unseen cards in "
+                         f"the pool ({pool_size})")
+    return deck_size
+
+
 def matching_count(cards: Mapping | CardCounts, color: Color | str) -> int:
     """How many of ``cards`` would demand an extra card for a claim paid in ``color``.
 
@@ -378,14 +389,7 @@ def tunnel_extra_cost(
     t = pool.as_tuple()
     N = sum(t)
     K = t[_LOCO] if color is Color.LOCOMOTIVE else t[_IDX[color]] + t[_LOCO]
-    if deck_size is None:
-        deck_size = N
-    else:
-        deck_size = _count_arg(deck_size, "deck_size")
-        if deck_size > N:
-            raise ValueError(
-                f"deck_size ({deck_size}) cannot exceed the number of unseen cards in the pool ({N})"
-            )
+    deck_size = _deck_size_arg(deck_size, N)
     if deck_size >= reveal:
         return _law(N, K, reveal, 0, 0, 0)
     # U6/C6: the whole draw pile is revealed, then the rest from the reshuffled discard pile

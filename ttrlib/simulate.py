@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .cards import COLORS, CardCounts, Color
-from .odds import Distribution, _as_counts, _count_arg
+from .odds import Distribution, _as_counts, _count_arg, _deck_size_arg
 
 __all__ = ["simulate_extra_cost", "simulate_claims", "compare", "Comparison", "CHUNK"]
 
@@ -200,15 +200,7 @@ def simulate_extra_cost(
     reveal = _count_arg(reveal, "reveal")
     trials = _count_arg(trials, "trials")
     n_pool = len(pool)
-    if deck_size is None:
-        deck_size = n_pool
-    else:
-        deck_size = _count_arg(deck_size, "deck_size")
-        if deck_size > n_pool:
-            raise ValueError(
-                f"deck_size ({deck_size}) cannot exceed the number of unseen cards in the pool "
-                f"({n_pool})"
-            )
+    deck_size = _deck_size_arg(deck_size, n_pool)
     discard = _as_counts(discard, "discard")
     rng = np.random.default_rng(seed)
 

@@ -64,8 +64,10 @@ class TunnelClaimStepper(LessonWidget):
         self.cards = w.HTML()
         self.shown = 0  # how many revealed cards the learner has turned so far
         self.attempt: dict | None = None  # the last tunnel attempt, from the public events
-        self.route.observe(lambda _c: self._safe_refresh_payments(), names="value")
-        self.payment.observe(lambda _c: self._safe_show_odds(), names="value")
+        # A change of choice re-reads the engine; `safe` keeps any error in the message line.
+        self.route.observe(lambda _c: safe(TunnelClaimStepper.refresh_payments)(self),
+                           names="value")
+        self.payment.observe(lambda _c: safe(TunnelClaimStepper.show_odds)(self), names="value")
         self.children = [
             self.header, self.route, self.payment, self.odds_panel,
             w.HBox([self.lay_down, self.teammate_cards]), self.message, self.reveal_panel,
@@ -88,10 +90,6 @@ class TunnelClaimStepper(LessonWidget):
         rows.sort()
         return [(label, rid) for _, rid, label in rows]
 
-    @safe
-    def _safe_refresh_payments(self) -> None:
-        self.refresh_payments()
-
     def refresh_payments(self) -> None:
         view = self.view()
         rid = self.route.value
@@ -107,10 +105,6 @@ class TunnelClaimStepper(LessonWidget):
         values = [claim for _, claim in options]
         # Keep the learner's choice across a refused click; else offer the best way first.
         self.payment.value = chosen if chosen in values else (values[0] if values else None)
-        self.show_odds()
-
-    @safe
-    def _safe_show_odds(self) -> None:
         self.show_odds()
 
     def show_odds(self) -> None:
