@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ttrlib.board import Board
-from ttrlib.cards import EMPTY, CardCounts, standard_deck
+from ttrlib.cards import EMPTY, CardCounts
 from ttrlib.errors import IllegalMove
 from ttrlib.game import Game
 
@@ -16,16 +16,12 @@ def exact_position(board: Board, *, hands=None, cardholders=None, draw_pile=(), 
     """A position where every one of the 110 cards is placed: the draw pile is exactly
     ``draw_pile`` (top first), and the cards not named go to the hand of seat ``dump`` (by
     default the last seat, an opponent of seats 0 and 1)."""
-    dump = players - 1 if dump is None else dump
     hands = [CardCounts(h) for h in hands] if hands else [EMPTY] * players
     hands += [EMPTY] * (players - len(hands))
     holders = [CardCounts(h) for h in cardholders] if cardholders else [EMPTY] * (players // 2)
-    used = sum(hands, EMPTY) + sum(holders, EMPTY) + CardCounts.of(draw_pile) + discard
-    used += CardCounts.of(c for c in face_up if c is not None)
-    hands[dump] = hands[dump] + (standard_deck() - used)
     return Game.from_position(players=players, board=board, hands=hands, cardholders=holders,
                               face_up=list(face_up), draw_pile=list(draw_pile), discard=discard,
-                              **kw)
+                              rest_to=players - 1 if dump is None else dump, **kw)
 
 
 def rejected(g: Game, action, rule: str | None = None, kind=IllegalMove) -> IllegalMove:

@@ -36,6 +36,14 @@ def test_auto_keeps_its_documented_meaning():
         Game.from_position(face_up=ROW, draw_pile=["red"], discard=CardCounts())
 
 
+def test_the_rest_can_go_to_a_seats_hand():
+    g = Game.from_position(face_up=ROW, draw_pile=["red"], rest_to=2)
+    assert g.draw_pile == [Color.RED] and g.discard == []
+    assert g.hands[2] == standard_deck() - CardCounts.of(ROW) - CardCounts(red=1)
+    with pytest.raises(SetupError, match="no seat 4"):
+        Game.from_position(rest_to=4)
+
+
 def test_bad_positions_are_refused():
     with pytest.raises(SetupError, match="rest_to"):
         Game.from_position(rest_to="hand")

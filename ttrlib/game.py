@@ -239,15 +239,16 @@ class Game:
         claimed: "dict[str, int] | None" = None,
         trains: "list[int] | None" = None,
         to_move: int = 0,
-        rest_to: str = "auto",
+        rest_to: "str | int" = "auto",
     ) -> "Game":
         """An exact position in the TURN phase, for tests and lessons (setup already done).
 
         ``draw_pile`` lists the pile from the TOP down. Where the cards of the 110 that are not
         placed anywhere go is ``rest_to``: ``"draw_pile"`` (beneath the given top cards, in a
-        seeded shuffle), ``"discard"``, or ``"auto"``: the discard when only ``draw_pile`` is
-        given, the draw pile otherwise, and nowhere when both ``draw_pile`` and ``discard`` are
-        given (they must then account for every card). Tickets not placed form the ticket deck in board
+        seeded shuffle), ``"discard"``, a seat number (into that seat's hand, so that the draw
+        pile and discard are exactly as given), or ``"auto"``: the discard when only
+        ``draw_pile`` is given, the draw pile otherwise, and nowhere when both ``draw_pile`` and
+        ``discard`` are given (they must then account for every card). Tickets not placed form the ticket deck in board
         order (or ``ticket_deck`` gives it, top first, and then every ticket must be placed).
         Claimed routes take their trains from the claiming seat's supply unless ``trains`` is
         given. The face-up row is taken as given (C5 is not re-checked).
@@ -277,8 +278,14 @@ class Game:
             extra = placed.minus_available(standard_deck())
             raise SetupError(f"rule C1: the position uses more cards than the deck has: {extra.describe()}")
         rest = standard_deck() - placed
-        if rest_to not in ("auto", "draw_pile", "discard"):
-            raise SetupError(f"rest_to: 'auto', 'draw_pile' or 'discard', not {rest_to!r}")
+        if isinstance(rest_to, int) and not isinstance(rest_to, bool):
+            if not 0 <= rest_to < players:
+                raise SetupError(f"rest_to: no seat {rest_to} in a {players}-player game")
+            game.hands[rest_to] += rest
+            rest = EMPTY
+            rest_to = "draw_pile"
+        elif rest_to not in ("auto", "draw_pile", "discard"):
+            raise SetupError(f"rest_to: 'auto', 'draw_pile', 'discard' or a seat, not {rest_to!r}")
         if rest_to == "auto":
             if draw_pile is not None and discard is not None and rest:
                 raise SetupError(f"rule C1: {rest.describe()} are not placed anywhere")
