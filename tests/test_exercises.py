@@ -1,0 +1,181 @@
+"""The exercise machinery: answer-key files, the judge of typed answers, the exercise widget.
+
+Expected verdicts are written by hand here. The keys' answers themselves are checked against the
+library in ``tests/test_answer_key_*.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from ttrlib.lessons import chance_words, session_seed, teacher_mode
+from ttrlib.lessons.answers import AnswerKeyError, judge, load_key, parse_key
+
+ROOT = Path(__file__).resolve().parents[1]
+KEYS = ROOT / "notebooks" / "answers"
+
+CHANCE = """
+lesson = "99"
+[[exercise]]
+id = "c"
+question = "What is the chance?"
+kind = "chance"
+answer = "3/7"
+rule = "U2"
+hint = "count the matching cards"
+worked = "3 of the 7 cards match"
+explain = "3 of 7."
+"""
+
+
+def one(text: str):
+    return next(iter(parse_key(text).values()))
+
+
+@pytest.mark.parametrize("typed, right, readable", [
+    ("3/7", True, True), (" 3 / 7 ", True, True), ("6/14", True, True),
+    ("0.4286", True, True), ("0,4286", True, True), ("42.86%", True, True), ("42.9%", True, True),
+    ("0.428", False, True),  # 3/7 = 0.428571...: 0.000571 away, more than 1/2000
+    ("0.43", False, True), ("43%", False, True), ("1/2", False, True), ("0.5", False, True),
+    ("", False, False), ("abc", False, False), ("[2, 1]", False, False), ("3/0", False, False),
+    ("9" * 5000, False, True),
+])
+def test_chance_answers_are_read_and_judged(typed, right, readable):
+    ex = one(CHANCE)
+    verdict = judge(ex, typed)
+    assert (verdict.right, verdict.readable) == (right, readable)
+
+
+def test_close_decimal_is_told_to_be_more_precise():
+    assert "Close" in judge(one(CHANCE), "0.43").note
+
+
+def test_number_answers_are_exact():
+    ex = one(CHANCE.replace('kind = "chance"', 'kind = "number"').replace('"3/7"', '"12"'))
+    assert judge(ex, "12").right and judge(ex, "12.0").right and judge(ex, "24/2").right
+    assert not judge(ex, "11").right and not judge(ex, "12.5").right
+    assert not judge(ex, "twelve").readable
+
+
+def test_choice_and_choices():
+    base = CHANCE.replace('kind = "chance"', 'kind = "choice"').replace(
+        'answer = "3/7"', 'options = ["hand", "cardholder"]\nanswer = "cardholder"')
+    ex = one(base)
+    assert judge(ex, "cardholder").right and not judge(ex, "hand").right
+    assert not judge(ex, None).readable and not judge(ex, "table").readable
+    many = one(base.replace('kind = "choice"', 'kind = "choices"').replace(
+        'answer = "cardholder"', 'answer = ["hand", "cardholder"]'))
+    assert judge(many, ["cardholder", "hand"]).right
+    assert not judge(many, ["hand"]).right and not judge(many, []).readable
+
+
+@pytest.mark.parametrize("change, field", [
+    (('kind = "chance"', 'kind = "guess"'), "kind"),
+    (('answer = "3/7"', 'answer = "7/3"'), "answer"),
+    (('answer = "3/7"', 'answer = "lots"'), "answer"),
+    (('rule = "U2"', 'rule = ""'), "rule"),
+    (('hint = "count the matching cards"', ''), "hint"),
+])
+def test_malformed_keys_name_the_field(change, field):
+    with pytest.raises(AnswerKeyError, match=field):
+        parse_key(CHANCE.replace(*change))
+
+
+def test_duplicate_ids_are_refused():
+    with pytest.raises(AnswerKeyError, match="twice"):
+        parse_key(CHANCE + CHANCE.split("\n", 2)[2])
+
+
+def test_chance_words():
+    assert chance_words(Fraction(1, 4)) == "1/4 = 25.0%, about 1 in 4"
+    assert chance_words(Fraction(2, 3)) == "2/3 = 66.7%, about 1 in 1.5"
+    assert chance_words(Fraction(1)) == "1 = 100%: always"
+    with pytest.raises(ValueError):
+        chance_words(Fraction(3, 2))
+
+
+def test_session_seed_sources(monkeypatch):
+    monkeypatch.delenv("TTR_SEED", raising=False)
+    monkeypatch.setenv("QUERY_STRING", "seed=7&x=1")
+    assert session_seed() == 7
+    assert session_seed(12) == 12  # the teacher's one line wins
+    monkeypatch.setenv("QUERY_STRING", "seed=oops")
+    assert 1000 <= session_seed() <= 9999  # a mistyped seed falls back to a fresh game
+    monkeypatch.delenv("QUERY_STRING")
+    seeds = {session_seed() for _ in range(20)}
+    assert len(seeds) > 1  # learners get games of their own
+    monkeypatch.setenv("TTR_SEED", "4821")
+    assert session_seed() == 4821
+
+
+def test_teacher_mode(monkeypatch):
+    monkeypatch.delenv("TTR_TEACHER", raising=False)
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    assert not teacher_mode()
+    monkeypatch.setenv("QUERY_STRING", "teacher=1")
+    assert teacher_mode()
+
+
+# --- the widget ------------------------------------------------------------------------------
+def _models_text() -> str:
+    from ipywidgets.widgets.widget import _instances  # every live model (what the page holds)
+
+    return json.dumps([m.get_state() for m in list(_instances.values())], default=str)
+
+
+def test_widget_feedback_hint_worked_step_and_answer_only_when_asked():
+    pytest.importorskip("ipywidgets")
+    from ttrlib.widgets.exercise import ExerciseWidget
+
+    ex = one(CHANCE.replace('"3/7"', '"5/11"').replace('worked = "3 of the 7 cards match"', 'worked = "SEVEN-CARDS-STEP"')
+                   .replace('explain = "3 of 7."', 'explain = "EXPLAIN-TEXT"'))
+    box = ExerciseWidget(ex, teacher=False)
+    assert "5/11" not in _models_text() and "EXPLAIN-TEXT" not in _models_text()
+    box.answer_box.value = "nonsense"
+    assert not box.check() and box.tries == 0 and "could not read" in box.feedback_text
+    box.answer_box.value = "1/2"
+    assert not box.check() and "rule U2" in box.feedback_text and "Hint" in box.feedback_text
+    assert "SEVEN-CARDS-STEP" not in box.feedback_text
+    assert not box.check() and "SEVEN-CARDS-STEP" in box.feedback_text  # second wrong try
+    assert "5/11" not in _models_text()  # still not given away
+    box.answer_box.value = "45.45%"
+    assert box.check() and "Right" in box.feedback_text and "EXPLAIN-TEXT" in box.feedback_text
+    box.reveal()
+    assert "5/11" in box.feedback_text
+    box.close()
+
+
+def test_teacher_mode_widget_shows_the_answer():
+    pytest.importorskip("ipywidgets")
+    from ttrlib.widgets.exercise import ExerciseWidget
+
+    box = ExerciseWidget(one(CHANCE), teacher=True)
+    assert "3/7" in box.feedback_text and "Teacher mode" in box.feedback_text
+    box.close()
+
+
+# --- the shipped keys and the lessons that use them ------------------------------------------
+def _lesson_exercise_ids(path: Path) -> list[str]:
+    import re
+
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    return re.findall(r"exercise\(\s*\"(\d\d)\",\s*\"([^\"]+)\"", code)
+
+
+LESSONS = sorted((ROOT / "notebooks").glob("0[0-9]-*.ipynb"))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_has_three_widget_exercises_from_its_key(path):
+    used = _lesson_exercise_ids(path)
+    assert len(used) >= 3, f"{path.name} has {len(used)} widget exercises"
+    key = load_key(path.stem, KEYS)
+    for lesson, ex_id in used:
+        assert lesson == path.stem[:2]
+        assert ex_id in key, f"{path.name} uses exercise {ex_id!r}, not in its key"
+    assert set(key) == {ex_id for _, ex_id in used}, "every key entry is used, once"

@@ -1,0 +1,115 @@
+"""What the lesson notebooks share: the learner's game seed, teacher mode, pictures shown in a
+cell, and chances in words.
+
+The notebooks import from here instead of pasting helpers into every lesson. The answer keys of
+the exercises are in :mod:`ttrlib.lessons.answers`; each lesson's practice positions live in a
+module of this package named after the lesson's topic.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from fractions import Fraction
+from urllib.parse import parse_qs
+
+__all__ = ["session_seed", "teacher_mode", "query", "show", "chance_words", "percent"]
+
+_waited = False
+_SEED_RANGE = (1000, 9999)  # four digits: easy to read out to a class ("game 4821")
+
+
+def query() -> dict[str, str]:
+    """The URL parameters of the classroom app page (``?seed=7&teacher=1``), else ``{}``.
+
+    Voila passes the page's query string to the kernel; a preheated kernel (``make classroom``)
+    receives it only when a learner opens the page, so ``voila.utils.get_query_string`` waits
+    for that moment. Outside Voila (JupyterLab, tests) there is no query string.
+    """
+    global _waited
+    if os.environ.get("VOILA_PREHEAT", "False") != "False" and not _waited:
+        _waited = True  # the request is delivered once: waiting again would hang
+        try:  # only inside the classroom app
+            from voila.utils import wait_for_request
+
+            wait_for_request()  # puts the page's QUERY_STRING into os.environ
+        except Exception:  # noqa: BLE001 - no query string is the safe answer
+            pass
+    text = os.environ.get("QUERY_STRING")
+    parsed = parse_qs(text or "", keep_blank_values=False)
+    return {k: v[-1] for k, v in parsed.items() if v}
+
+
+def session_seed(seed: int | None = None) -> int:
+    """The seed of this learner's games.
+
+    - ``session_seed(7)``: the teacher's one line in JupyterLab puts everyone on game 7;
+    - ``?seed=7`` in the classroom app's address does the same for a whole class;
+    - ``TTR_SEED=7`` in the environment (used by the tests);
+    - otherwise a fresh random four-digit game, so every learner gets a game of their own.
+    """
+    if seed is not None:
+        return _seed_value(seed)
+    for source in (query().get("seed"), os.environ.get("TTR_SEED")):
+        if source is not None:
+            try:
+                return _seed_value(source)
+            except ValueError:
+                pass  # a mistyped ?seed= falls back to a fresh game rather than failing a page
+    return random.SystemRandom().randint(*_SEED_RANGE)
+
+
+def _seed_value(value) -> int:
+    text = str(value).strip()
+    if not text.isdigit() or len(text) > 9:
+        raise ValueError(f"a game number is a whole number of at most 9 digits, not {text[:20]!r}")
+    return int(text)
+
+
+def teacher_mode() -> bool:
+    """Teacher mode shows every exercise's answer: ``?teacher=1`` in the classroom app, or
+    ``TTR_TEACHER=1`` in the environment of JupyterLab."""
+    flag = query().get("teacher", os.environ.get("TTR_TEACHER", ""))
+    return flag.strip().lower() in ("1", "yes", "true", "on")
+
+
+def show(*pictures: str, direction: str = "row") -> None:
+    """Show ttrlib pictures (HTML from :mod:`ttrlib.display`) side by side or one under another."""
+    from IPython.display import HTML, display
+
+    from .. import display as pics
+
+    display(HTML(pics.layout_html(*pictures, direction=direction)))
+
+
+def percent(p) -> str:
+    """``Fraction(3, 7)`` -> ``"42.9%"``; tiny chances keep two significant digits."""
+    pct = 100 * float(p)
+    if pct == 0 or pct == 100:
+        return f"{pct:.0f}%"
+    if 0.1 <= pct <= 99.9:
+        return f"{pct:.1f}%"
+    return f"{pct:.2g}%" if pct < 50 else f"{pct:.4g}%"
+
+
+def chance_words(p) -> str:
+    """A chance as a board-game player reads it: the exact fraction, a percentage and "about 1 in
+    N" (N rounded to a whole number from 3 on, to one decimal below).
+
+    >>> chance_words(Fraction(3, 7))
+    '3/7 = 42.9%, about 1 in 2.3'
+    >>> chance_words(Fraction(1, 500))
+    '1/500 = 0.2%, about 1 in 500'
+    >>> chance_words(Fraction(0))
+    '0 = 0%: never'
+    """
+    p = Fraction(p).limit_denominator(10**12) if not isinstance(p, Fraction) else p
+    if not 0 <= p <= 1:
+        raise ValueError(f"a chance lies between 0 and 1, not {p}")
+    if p == 0:
+        return "0 = 0%: never"
+    if p == 1:
+        return "1 = 100%: always"
+    one_in = 1 / p
+    n = f"{float(one_in):.1f}".removesuffix(".0") if one_in < 3 else f"{round(float(one_in)):,}"
+    return f"{p} = {percent(p)}, about 1 in {n}"
