@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,6 +37,61 @@ class RandomBot:
         return legal[int(self.rng.integers(len(legal)))]
 
 
+@dataclass(frozen=True)
+class Strategy:
+    """The choices a team argues about, as named settings a learner can read.
+
+    - ``first_card``: where the first drawn card goes (D1): ``"need"`` (the hand if the plan
+      needs its colour, else the team cardholder), ``"hand"`` or ``"cardholder"``;
+    - ``locomotives``: a drawn locomotive placed by choice is ``"keep"`` (hand) or ``"share"``
+      (team cardholder); it overrides ``first_card`` for locomotives;
+    - ``share_tickets``: ``"never"`` spend a turn sharing tickets (T4), or ``"early"``: share the
+      most valuable private ticket on the first turn that allows it, while the team ticket
+      cardholder holds fewer than ``share_until`` tickets;
+    - ``tunnel_threshold``: attempt a tunnel only when the exact chance of being able to pay
+      its extra cost, seen from the bot's own seat (``tunnel_odds(...).p_can_pay``), is at least
+      this (``None``: always attempt);
+    - ``odds_aware``: lay down a tunnel's cards the way ``best_payment`` ranks first (the best
+      chance to pay the extra cost) instead of the longest-route rule of thumb.
+
+    ``Strategy()`` is the original ``GreedyBot``: its decisions are unchanged.
+    """
+
+    name: str = "greedy"
+    first_card: str = "need"
+    locomotives: str = "keep"
+    share_tickets: str = "never"
+    share_until: int = 2
+    tunnel_threshold: float | None = None
+    odds_aware: bool = False
+
+    def __post_init__(self):
+        choices = {"first_card": ("need", "hand", "cardholder"),
+                   "locomotives": ("keep", "share"), "share_tickets": ("never", "early")}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"Strategy.{name} must be one of {', '.join(allowed)}, "
+                                 f"not {getattr(self, name)!r}")
+        t = self.tunnel_threshold
+        if t is not None and not 0 <= t <= 1:
+            raise ValueError(f"Strategy.tunnel_threshold is a chance in [0, 1], not {t!r}")
+
+    def describe(self) -> str:
+        """The strategy in words, for a lesson."""
+        where = {"need": "the first card to the hand if the plan needs its colour, else to "
+                         "the team", "hand": "the first card to the hand",
+                 "cardholder": "the first card to the team cardholder"}[self.first_card]
+        loco = "locomotives kept in hand" if self.locomotives == "keep" else \
+            "locomotives shared in the team cardholder"
+        tickets = "never spends a turn sharing tickets" if self.share_tickets == "never" else \
+            "shares its best ticket early"
+        tunnel = ("tries every tunnel it can pay" if self.tunnel_threshold is None else
+                  f"tries a tunnel only with at least a {self.tunnel_threshold:.0%} chance to "
+                  "pay the extra cards")
+        lay = "; lays down the cards that give the best chance" if self.odds_aware else ""
+        return f"{self.name}: {where}; {loco}; {tickets}; {tunnel}{lay}."
+
+
 class GreedyBot:
     """Works toward its own and its team's tickets, seeing only its seat's view.
 
@@ -44,10 +100,12 @@ class GreedyBot:
     open to it. It claims the longest planned route it can pay for; otherwise it draws cards of
     the colours the plan needs; with no plan left it draws tickets while the deck and its trains
     allow, and else claims the longest route it can. Ties are broken by its seeded generator.
+    A :class:`Strategy` changes the choices it names; the default is the behaviour above.
     """
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, strategy: Strategy | None = None):
         self.rng = np.random.default_rng(seed)
+        self.strategy = strategy or Strategy()
 
     # --- decisions ----------------------------------------------------------------------------
     def choose(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
@@ -59,12 +117,18 @@ class GreedyBot:
             # Pay from the team cardholder first: the hand is the private reserve.
             return max(pays, key=lambda a: len(a.cardholder)) if pays else act.Withdraw()
         if phase is Phase.PLACE_CARD:
-            needed = self._needed_colors(view)
-            keep = view.drawn_card is Color.LOCOMOTIVE or view.drawn_card in needed
-            return act.PlaceCard("hand" if keep else "cardholder")
+            return act.PlaceCard(self._place(view))
         if phase is Phase.SECOND_CARD:
             return self._draw(view, legal)
         return self._turn(view, legal)
+
+    def _place(self, view: PlayerView) -> str:
+        st = self.strategy
+        if view.drawn_card is Color.LOCOMOTIVE:
+            return "hand" if st.locomotives == "keep" else "cardholder"
+        if st.first_card != "need":
+            return st.first_card
+        return "hand" if view.drawn_card in self._needed_colors(view) else "cardholder"
 
     def _keep(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
         offer = list(view.ticket_offer)
@@ -77,7 +141,10 @@ class GreedyBot:
         return choice if choice in legal else legal[0]
 
     def _turn(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
-        claims = [a for a in legal if isinstance(a, act.Claim)]
+        share = self._share(view, legal)
+        if share is not None:
+            return share
+        claims = self._tunnel_filter(view, [a for a in legal if isinstance(a, act.Claim)])
         plan = self._plan(view)
         board = view.board
         wanted = [c for c in claims if c.route in plan]
@@ -94,6 +161,44 @@ class GreedyBot:
         if draws:
             return self._draw(view, legal)
         return legal[int(self.rng.integers(len(legal)))]
+
+    def _share(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action | None:
+        """T4: share the most valuable private ticket early, if the strategy says so."""
+        st = self.strategy
+        if st.share_tickets != "early" or not view.tickets \
+                or len(view.team_tickets) >= st.share_until:
+            return None
+        best = max(view.tickets, key=lambda t: (view.board.ticket(t).points, t))
+        action = act.ShareTickets([best])
+        return action if action in legal else None
+
+    def _tunnel_filter(self, view: PlayerView, claims: list[act.Claim]) -> list[act.Claim]:
+        """Drop tunnel claims below the strategy's threshold; with ``odds_aware`` keep, for each
+        tunnel, only the way to lay down that ``best_payment`` ranks first."""
+        st = self.strategy
+        if st.tunnel_threshold is None and not st.odds_aware:
+            return claims
+        from .odds import best_payment, tunnel_odds
+
+        board, out, best = view.board, [], {}
+        for c in claims:
+            route = board.route(c.route)
+            if not route.tunnel:
+                out.append(c)
+                continue
+            if st.odds_aware:
+                if c.route not in best:
+                    ranked = best_payment(view, route)
+                    best[c.route] = ranked[0] if ranked else None
+                top = best[c.route]
+                if top is None or top.claim != c:
+                    continue
+                odds = top
+            else:
+                odds = tunnel_odds(view, route, c)
+            if st.tunnel_threshold is None or odds.p_can_pay >= st.tunnel_threshold:
+                out.append(c)
+        return out
 
     def _best_claim(self, board: Board, claims: list[act.Claim]) -> act.Claim:
         # Longest route first, then spend the fewest locomotives, then prefer the cardholder.

@@ -1,0 +1,141 @@
+"""Configurable strategies and tournaments (ttrlib.bots.Strategy, ttrlib.experiments).
+
+Expected values are counted by hand or computed by formulas written here, apart from the code.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from fractions import Fraction
+
+import pytest
+
+from ttrlib import CardCounts, Game, Phase
+from ttrlib import actions as act
+from ttrlib.bots import GreedyBot, Strategy
+from ttrlib.experiments import GameResult, _rows, tournament
+
+ROW = ["white", "purple", "orange", "black", "yellow"]
+
+
+def _hands(mine: CardCounts) -> list[CardCounts]:
+    return [mine, CardCounts(), CardCounts(), CardCounts()]
+
+
+def _locomotive_drawn(strategy: Strategy):
+    game = Game.from_position(hands=_hands(CardCounts(red=2)), face_up=ROW,
+                              draw_pile=["locomotive", "red", "blue"], rest_to=3)
+    game.apply(act.DrawCard("deck"))
+    assert game.phase is Phase.PLACE_CARD
+    view = game.view(0)
+    return GreedyBot(seed=0, strategy=strategy).choose(view, game.legal_actions())
+
+
+def test_locomotives_kept_or_shared():
+    assert _locomotive_drawn(Strategy()) == act.PlaceCard("hand")  # the original GreedyBot
+    assert _locomotive_drawn(Strategy(locomotives="share")) == act.PlaceCard("cardholder")
+
+
+def test_first_card_always_to_one_place():
+    game = Game.from_position(hands=_hands(CardCounts(red=2)), face_up=ROW,
+                              draw_pile=["blue", "red", "green"], rest_to=3)
+    game.apply(act.DrawCard("deck"))
+    view, legal = game.view(0), game.legal_actions()
+    for where in ("hand", "cardholder"):
+        bot = GreedyBot(seed=0, strategy=Strategy(first_card=where))
+        assert bot.choose(view, legal) == act.PlaceCard(where)
+
+
+def test_tunnel_threshold_uses_the_exact_chance_to_pay():
+    # A1 holds exactly 3 red for the red 3-length tunnel that reveals 5 (Kathmandu - Lhasa):
+    # no spare card, so it can pay only if none of the 5 revealed cards match (U2). From A1's
+    # seat the unseen cards are 110 - 3 (hand) - 5 (face-up, no red, no locomotive) = 102, of
+    # which 12 - 3 = 9 red and 14 locomotives match: K = 23.
+    game = Game.from_position(hands=_hands(CardCounts(red=3)), face_up=ROW,
+                              draw_pile=["blue"] * 10, rest_to=3)
+    view, legal = game.view(0), game.legal_actions()
+    p = Fraction(math.comb(102 - 23, 5), math.comb(102, 5))
+    tunnel = [c for c in legal if isinstance(c, act.Claim) and c.route == "kathmandu-lhasa-1"]
+    assert tunnel, "the position must allow the tunnel claim"
+
+    def kept(threshold):
+        bot = GreedyBot(seed=0, strategy=Strategy(tunnel_threshold=threshold))
+        return [c for c in bot._tunnel_filter(view, tunnel)]
+
+    assert kept(float(p) - 1e-9) == tunnel
+    assert kept(float(p) + 1e-9) == []
+    assert kept(None) == tunnel
+
+
+def test_bad_strategy_settings_are_refused():
+    with pytest.raises(ValueError, match="first_card"):
+        Strategy(first_card="pocket")
+    with pytest.raises(ValueError, match="tunnel_threshold"):
+        Strategy(tunnel_threshold=1.5)
+
+
+def test_share_tickets_early():
+    game = Game.from_position(hands=_hands(CardCounts(red=2)), face_up=ROW, draw_pile=["blue"] * 10,
+                              rest_to=3, tickets=[["T01", "T02"], [], [], []],
+                              team_tickets=[[], []])
+    view, legal = game.view(0), game.legal_actions()
+    board = game.board
+    best = max(["T01", "T02"], key=lambda t: (board.ticket(t).points, t))
+    bot = GreedyBot(seed=0, strategy=Strategy(share_tickets="early"))
+    assert bot.choose(view, legal) == act.ShareTickets([best])
+    assert not isinstance(GreedyBot(seed=0).choose(view, legal), act.ShareTickets)
+
+
+def _wilson(k: int, n: int, z: float = 1.959963984540054):
+    centre = (k + z * z / 2) / (n + z * z)
+    half = z / (n + z * z) * math.sqrt(k * (n - k) / n + z * z / 4)
+    return centre - half, centre + half
+
+
+def test_table_counts_wins_points_margins_and_wilson_intervals():
+    # Four hand-made games between strategies 0 and 1 (team totals; rank 1 = winner).
+    results = [GameResult(0, (0, 1), (100, 80), (1, 2)),
+               GameResult(1, (1, 0), (90, 95), (2, 1)),
+               GameResult(2, (0, 1), (70, 70), (1, 1)),   # a shared first place
+               GameResult(3, (1, 0), (120, 60), (1, 2))]
+    rows = _rows([Strategy("a"), Strategy("b")], results)
+    a, b = rows
+    assert (a.games, a.wins, b.wins) == (4, 3, 2)
+    assert a.mean_points == (100 + 95 + 70 + 60) / 4
+    assert a.mean_margin == (20 + 5 + 0 - 60) / 4
+    lo, hi = _wilson(3, 4)
+    assert a.win_ci.low == pytest.approx(lo, abs=1e-9) and a.win_ci.high == pytest.approx(hi)
+
+
+def test_seats_rotate_between_strategies():
+    result = tournament([Strategy("a"), Strategy("b")], games=4, seed=3, executor="serial",
+                        progress=False)
+    assert [r.strategies for r in result.results] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    six = tournament([Strategy("a"), Strategy("b"), Strategy("c")], games=3, seed=3,
+                     executor="serial", progress=False)
+    assert [r.strategies for r in six.results] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert six.players == 6 and all(len(r.totals) == 3 for r in six.results)
+
+
+def test_same_table_whatever_the_executor():
+    teams = [Strategy("greedy"), Strategy("sharer", locomotives="share")]
+    serial = tournament(teams, games=6, seed=11, executor="serial", progress=False)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        pooled = tournament(teams, games=6, seed=11, executor=pool, progress=False)
+    with ThreadPoolExecutor(max_workers=2) as threads:
+        threaded = tournament(teams, games=6, seed=11, executor=threads, progress=False)
+    assert serial == pooled == threaded
+    assert serial != tournament(teams, games=6, seed=12, executor="serial", progress=False)
+
+
+def test_same_table_on_a_local_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    teams = [Strategy("greedy"), Strategy("odds", tunnel_threshold=0.5, odds_aware=True)]
+    serial = tournament(teams, games=4, seed=5, executor="serial", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, host="127.0.0.1") as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = tournament(teams, games=4, seed=5, executor=client.get_executor(),
+                             progress=False)
+    assert on_dask == serial

@@ -1,0 +1,199 @@
+"""Strategy experiments: tournaments of :class:`~ttrlib.bots.Strategy` teams, run in parallel.
+
+>>> from ttrlib.bots import Strategy
+>>> result = tournament([Strategy("greedy"), Strategy("sharer", locomotives="share")],
+...                     games=4, seed=1, executor="serial", progress=False)
+>>> [row.games for row in result.rows]
+[4, 4]
+
+Every game is seeded from ``seed`` and its number alone, and the strategies take turns being
+team A, B (and C): game ``i`` gives team ``t`` the strategy ``(t + i) % teams``, so moving first
+favours no strategy. The results are collected in game order, so a tournament gives the same
+table for a seed whatever the executor: serial, a process pool, or a cluster's executor
+(``dask.distributed.Client(...).get_executor()``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from .bots import GreedyBot, Strategy, play
+from .game import Game
+
+__all__ = ["GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: the strategy index of each team, each team's total and rank (E6)."""
+
+    game: int
+    strategies: tuple[int, ...]
+    totals: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+
+def _assignment(game: int, teams: int, strategies: int) -> tuple[int, ...]:
+    return tuple((t + game) % strategies for t in range(teams))
+
+
+def play_one(args: tuple[tuple[Strategy, ...], int, int, int]) -> GameResult:
+    """Play game ``i`` of a tournament (a plain function of picklable arguments, so that any
+    executor can run it)."""
+    strategies, players, seed, i = args
+    teams = players // 2
+    order = _assignment(i, teams, len(strategies))
+    game_seed = seed * 1_000_003 + i  # distinct and reproducible for every (seed, game)
+    bots = [GreedyBot(seed=game_seed * 8 + s, strategy=strategies[order[s // 2]])
+            for s in range(players)]
+    scores = sorted(play(Game.new(players=players, seed=game_seed), bots), key=lambda s: s.team)
+    return GameResult(i, order, tuple(s.total for s in scores), tuple(s.rank for s in scores))
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class StrategyRow:
+    """A strategy's results over the teams it played. ``wins`` counts teams ranked first (a
+    shared first place counts for each), ``win_rate`` has a 95% Wilson interval; ``margin`` is
+    the team's total minus the best other team's total."""
+
+    strategy: Strategy
+    games: int
+    wins: int
+    win_rate: float
+    win_ci: Interval
+    mean_points: float
+    points_ci: Interval
+    mean_margin: float
+    margin_ci: Interval
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, Interval]:
+    from scipy import stats
+
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, Interval(math.nan, math.nan)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+    return mean, Interval(mean - half, mean + half)
+
+
+def _rows(strategies: Sequence[Strategy], results: Sequence[GameResult]) -> list[StrategyRow]:
+    from scipy import stats
+
+    rows = []
+    for k, strategy in enumerate(strategies):
+        won, points, margins = 0, [], []
+        for r in results:
+            for team, s in enumerate(r.strategies):
+                if s != k:
+                    continue
+                won += r.ranks[team] == 1
+                points.append(r.totals[team])
+                margins.append(r.totals[team] - max(t for j, t in enumerate(r.totals)
+                                                    if j != team))
+        n = len(points)
+        ci = stats.binomtest(won, n).proportion_ci(0.95, method="wilson") if n else None
+        mean_p, p_ci = _mean_ci(points) if n else (math.nan, Interval(math.nan, math.nan))
+        mean_m, m_ci = _mean_ci(margins) if n else (math.nan, Interval(math.nan, math.nan))
+        rows.append(StrategyRow(strategy, n, won, won / n if n else math.nan,
+                                Interval(ci.low, ci.high) if ci else Interval(math.nan, math.nan),
+                                mean_p, p_ci, mean_m, m_ci))
+    return rows
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The table of a tournament; ``results`` holds every game in order."""
+
+    players: int
+    seed: int
+    results: tuple[GameResult, ...]
+    rows: tuple[StrategyRow, ...]
+
+    def summary(self, k: int = 0) -> str:
+        """Strategy ``k``'s result in plain words."""
+        r = self.rows[k]
+        return (f"The {r.strategy.name} team won {r.win_rate:.0%} of its {r.games:,} games "
+                f"(95% interval {r.win_ci.low:.0%} to {r.win_ci.high:.0%}), scoring "
+                f"{r.mean_points:.1f} points on average.")
+
+    def _repr_html_(self) -> str:
+        import html
+
+        def ci(i: Interval, fmt: str) -> str:
+            return f"{format(i.low, fmt)} to {format(i.high, fmt)}"
+
+        body = "".join(
+            f"<tr><td>{html.escape(r.strategy.name)}</td><td>{r.games:,}</td><td>{r.wins:,}</td>"
+            f"<td>{r.win_rate:.1%} ({ci(r.win_ci, '.1%')})</td>"
+            f"<td>{r.mean_points:.1f} ({ci(r.points_ci, '.1f')})</td>"
+            f"<td>{r.mean_margin:+.1f} ({ci(r.margin_ci, '+.1f')})</td></tr>" for r in self.rows)
+        return ("<table><thead><tr><th>strategy</th><th>games</th><th>wins</th>"
+                "<th>win rate (95% interval)</th><th>mean points (95%)</th>"
+                "<th>mean margin (95%)</th></tr></thead>"
+                f"<tbody>{body}</tbody></table>")
+
+    def plot(self, ax=None):
+        """Win rates with their 95% intervals (matplotlib)."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 0.6 + 0.5 * len(self.rows)))
+        names = [r.strategy.name for r in self.rows]
+        rates = [r.win_rate for r in self.rows]
+        err = [[r.win_rate - r.win_ci.low for r in self.rows],
+               [r.win_ci.high - r.win_rate for r in self.rows]]
+        ax.barh(names, rates, xerr=err, capsize=4, color="#4c78a8")
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share of games won (bars: 95% interval)")
+        return ax
+
+
+def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
+               players: int | None = None, executor: Executor | str | None = None,
+               progress: bool = True, chunksize: int = 16) -> TournamentResult:
+    """Play ``games`` seeded games between the strategies ``teams`` and tabulate them.
+
+    ``players`` is 4 (two teams) or 6 (three teams); by default 4 for two strategies and 6 for
+    three. ``executor`` is any ``concurrent.futures.Executor``; ``None`` makes a process pool
+    over the machine's cores, ``"serial"`` plays in this process. ``progress`` shows a tqdm bar.
+    """
+    strategies = tuple(teams)
+    if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
+        raise ValueError("a tournament takes 2 or 3 Strategy objects")
+    players = players or 2 * max(2, len(strategies))
+    if players not in (4, 6) or len(strategies) > players // 2:
+        raise ValueError(f"{len(strategies)} strategies cannot play a {players}-player game")
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive whole number, not {games!r}")
+    jobs = [(strategies, players, seed, i) for i in range(games)]
+    own = executor is None
+    if own:
+        executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+    try:
+        if executor == "serial":
+            it = map(play_one, jobs)
+        else:
+            it = executor.map(play_one, jobs, chunksize=chunksize) \
+                if isinstance(executor, ProcessPoolExecutor) else executor.map(play_one, jobs)
+        if progress:
+            from tqdm.auto import tqdm
+
+            it = tqdm(it, total=games, desc="games", leave=False)
+        results = tuple(it)  # map keeps the games' order, whatever finished first
+    finally:
+        if own:
+            executor.shutdown()
+    return TournamentResult(players, seed, results, tuple(_rows(strategies, results)))
