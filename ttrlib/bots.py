@@ -106,6 +106,8 @@ class GreedyBot:
     def __init__(self, seed: int | None = None, strategy: Strategy | None = None):
         self.rng = np.random.default_rng(seed)
         self.strategy = strategy or Strategy()
+        self._memo = None  # (claimed routes, seat, network) last computed
+        self._plans: dict = {}  # tickets -> plan, for that network
 
     # --- decisions ----------------------------------------------------------------------------
     def choose(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
@@ -229,25 +231,33 @@ class GreedyBot:
             colours.add(max(TRAIN_COLORS, key=lambda c: (both[c], -COLORS.index(c))))
         return colours
 
-    def _usable(self, view: PlayerView):
-        """Route -> cost in trains: 0 if the team owns it, its length if still open to us."""
+    def _network(self, view: PlayerView):
+        """Route -> cost in trains (0 if the team owns it, its length if still open to us), and
+        the adjacency of those routes. It changes only when a route is claimed, so it is kept
+        until the claimed routes differ (a game asks for it several times a decision)."""
+        memo = self._memo
+        if memo is not None and memo[0] == view.claimed and memo[1] == view.seat:
+            return memo[2]
         board, team = view.board, view.team
-        out = {}
+        usable: dict[str, int] = {}
         for r in board.routes:
             owner = view.claimed.get(r.id)
             if owner is not None:
                 if owner // 2 == team:
-                    out[r.id] = 0
+                    usable[r.id] = 0
             elif tracks.closed_reason(board, r, view.claimed, view.seat, view.players) is None:
-                out[r.id] = r.length
-        return out
-
-    def _path(self, view: PlayerView, a: str, b: str, usable: dict[str, int]):
+                usable[r.id] = r.length
         adj: dict[str, list[tuple[str, int, str]]] = {}
         for rid, w in usable.items():
-            r = view.board.route(rid)
+            r = board.route(rid)
             adj.setdefault(r.a, []).append((r.b, w, rid))
             adj.setdefault(r.b, []).append((r.a, w, rid))
+        self._memo = (dict(view.claimed), view.seat, (usable, adj))
+        self._plans = {}
+        return usable, adj
+
+    @staticmethod
+    def _path(adj, a: str, b: str):
         dist, prev = {a: 0}, {}
         heap = [(0, a)]
         while heap:
@@ -256,7 +266,7 @@ class GreedyBot:
                 break
             if d > dist[city]:
                 continue
-            for nxt, w, rid in adj.get(city, []):
+            for nxt, w, rid in adj.get(city, ()):
                 if d + w < dist.get(nxt, 1 << 30):
                     dist[nxt] = d + w
                     prev[nxt] = (city, rid)
@@ -271,19 +281,23 @@ class GreedyBot:
 
     def _ticket_cost(self, view: PlayerView, ticket: str) -> int:
         t = view.board.ticket(ticket)
-        cost, _ = self._path(view, t.a, t.b, self._usable(view))
+        cost, _ = self._path(self._network(view)[1], t.a, t.b)
         return 1 << 20 if cost is None else cost
 
     def _plan(self, view: PlayerView) -> set[str]:
         """Open routes on the cheapest paths of the visible unfinished tickets."""
-        usable = self._usable(view)
-        plan: set[str] = set()
-        for tid in view.tickets + view.team_tickets:
-            t = view.board.ticket(tid)
-            cost, routes = self._path(view, t.a, t.b, usable)
-            if cost:  # None: impossible; 0: already joined
-                plan.update(r for r in routes if usable[r] > 0)
-        return plan
+        usable, adj = self._network(view)
+        key = (tuple(view.tickets), tuple(view.team_tickets))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = set()
+            for tid in view.tickets + view.team_tickets:
+                t = view.board.ticket(tid)
+                cost, routes = self._path(adj, t.a, t.b)
+                if cost:  # None: impossible; 0: already joined
+                    plan.update(r for r in routes if usable[r] > 0)
+            self._plans[key] = plan
+        return set(plan)  # a copy: callers may not change the kept one
 
 
 def play(game: Game, bots: Sequence, max_actions: int = 100_000) -> list[TeamScore]:
