@@ -933,7 +933,9 @@ class Game:
     # what a seat sees (I1)
     # ------------------------------------------------------------------------------------------
     def view(self, seat: int) -> PlayerView:
-        """The information set of ``seat`` (rule I1)."""
+        """The information set of ``seat`` (rule I1): its own hand and tickets (during setup its
+        five dealt tickets and its own pending choice), its team's cardholders, and what is
+        public, the number of tickets in every team's ticket cardholder included."""
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat} in a {self.players}-player game")
         team = seat // 2
