@@ -139,3 +139,23 @@ def test_same_table_on_a_local_dask_cluster():
         on_dask = tournament(teams, games=4, seed=5, executor=client.get_executor(),
                              progress=False)
     assert on_dask == serial
+
+
+def test_tournament_widget_runs_and_reads_out_the_result():
+    pytest.importorskip("ipywidgets")
+    from ttrlib.widgets.tournament import StrategyTournament, ThresholdSweep
+
+    box = StrategyTournament(seed=3, games=50, executor="serial")
+    box.second.value = "greedy"
+    assert box.run() is None and "different strategies" in box.message.value
+    box.second.value = "team-first"
+    result = box.run()
+    assert result is not None and box.bar.value == 50
+    assert f"of {result.rows[1].games:,} games" in box.message.value
+    assert "<table>" in box.output.value
+    box.close()
+    sweep = ThresholdSweep(seed=3, games=50, executor="serial")
+    sweep.THRESHOLDS = (None, 0.9)
+    runs = sweep.run()
+    assert len(runs) == 2 and "Best in this run" in sweep.message.value
+    sweep.close()

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from .bots import GreedyBot, Strategy, play
 from .game import Game
 
-__all__ = ["GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
+__all__ = ["PRESETS", "GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
+
+# Named strategies for lessons: each changes one or two choices of the plain greedy player.
+PRESETS = {s.name: s for s in (
+    Strategy("greedy"),
+    Strategy("team-first", first_card="cardholder", locomotives="share"),
+    Strategy("ticket-sharer", share_tickets="early"),
+    Strategy("careful tunneller", tunnel_threshold=0.75, odds_aware=True),
+    Strategy("odds-aware", tunnel_threshold=0.5, odds_aware=True),
+)}
 
 
 @dataclass(frozen=True)
@@ -163,12 +172,14 @@ class TournamentResult:
 
 def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
                players: int | None = None, executor: Executor | str | None = None,
-               progress: bool = True, chunksize: int = 16) -> TournamentResult:
+               progress=True, chunksize: int = 16) -> TournamentResult:
     """Play ``games`` seeded games between the strategies ``teams`` and tabulate them.
 
     ``players`` is 4 (two teams) or 6 (three teams); by default 4 for two strategies and 6 for
     three. ``executor`` is any ``concurrent.futures.Executor``; ``None`` makes a process pool
-    over the machine's cores, ``"serial"`` plays in this process. ``progress`` shows a tqdm bar.
+    over the machine's cores, ``"serial"`` plays in this process. ``progress`` is ``True`` for
+    a tqdm bar, ``False`` for none, or a function called as ``progress(done, total)`` after each
+    game (a widget's progress bar).
     """
     strategies = tuple(teams)
     if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
@@ -188,11 +199,18 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
         else:
             it = executor.map(play_one, jobs, chunksize=chunksize) \
                 if isinstance(executor, ProcessPoolExecutor) else executor.map(play_one, jobs)
-        if progress:
-            from tqdm.auto import tqdm
+        if callable(progress):
+            results = []
+            for r in it:  # map keeps the games' order, whatever finished first
+                results.append(r)
+                progress(len(results), games)
+            results = tuple(results)
+        else:
+            if progress:
+                from tqdm.auto import tqdm
 
-            it = tqdm(it, total=games, desc="games", leave=False)
-        results = tuple(it)  # map keeps the games' order, whatever finished first
+                it = tqdm(it, total=games, desc="games", leave=False)
+            results = tuple(it)
     finally:
         if own:
             executor.shutdown()
