@@ -169,6 +169,8 @@ def _apart(xy, push, a: str, b: str, want: float) -> float:
 
 
 RELAX_STEPS = 600
+LABEL_ROUNDS = 6
+AMBIGUOUS = 1.3  # a name must be this many times nearer its own dot than any other
 FAN = 70.0  # tracks leaving a city lie apart this far from it
 
 
@@ -195,9 +197,11 @@ def _spread(xy, push, c: str, ends: list[tuple[str, int]]) -> float:
     return worst
 
 
-def _relax(board: Board, xy: dict[str, list[float]], need: dict[frozenset, float]) -> None:
+def _relax(board: Board, xy: dict[str, list[float]], need: dict[frozenset, float],
+           room: dict[str, float]) -> None:
     """Push cities apart until every track has room for its spaces and passes clear of every
-    other city: the smallest nudge of the projection that makes each track readable."""
+    other city (and of ``room`` more round a crowded city, for its name): the smallest nudge
+    of the projection that makes each track and name readable."""
     bands = _bands(board)
     cities = list(xy)
     for _ in range(RELAX_STEPS):
@@ -209,16 +213,17 @@ def _relax(board: Board, xy: dict[str, list[float]], need: dict[frozenset, float
             worst = max(worst, _apart(xy, push, a, b, want))
         for i, a in enumerate(cities):
             for b in cities[i + 1:]:
-                worst = max(worst, _apart(xy, push, a, b, MIN_CITY_GAP))
+                worst = max(worst, _apart(xy, push, a, b, MIN_CITY_GAP + room[a] + room[b]))
         for key, tracks in bands.items():
             a, b = sorted(key)
-            clear = _band_half(len(tracks)) + RING_R + 8
+            base = _band_half(len(tracks)) + RING_R + 8
             (px, py), (qx, qy) = xy[a], xy[b]
             dx, dy = qx - px, qy - py
             n2 = dx * dx + dy * dy
             for c in cities:
                 if c in key:
                     continue
+                clear = base + room[c]
                 t = ((xy[c][0] - px) * dx + (xy[c][1] - py) * dy) / n2
                 if not 0 < t < 1:
                     continue
@@ -303,7 +308,7 @@ def _place(candidates, obstacles: _Obstacles, mine, others) -> Box:
     for box in candidates:
         hits = obstacles.hits(box)
         near = mine(box)
-        margin = min((o - m for other in others for m, o in zip(near, other(box))),
+        margin = min((o - AMBIGUOUS * m for other in others for m, o in zip(near, other(box))),
                      default=math.inf)
         if hits == 0 and margin > 4:
             return box
@@ -316,7 +321,7 @@ def _around(x: float, y: float, w: float, h: float, near: float):
     """Boxes of size w x h round (x, y), nearest first; east and west before north and south."""
     turns = [0, 180, 22.5, 157.5, -22.5, -157.5, 45, 135, -45, -135, 67.5, 112.5, -67.5, -112.5,
              90, -90]
-    for dist in range(int(near), int(near) + 44, 4):
+    for dist in range(int(near), int(near) + 72, 4):
         for deg in turns:
             ux, uy = math.cos(math.radians(deg)), -math.sin(math.radians(deg))
             reach = dist + abs(ux) * w / 2 + abs(uy) * h / 2
@@ -332,13 +337,13 @@ def _seg_gap(box: Box, p, q) -> tuple[float]:
     return (math.hypot(cx - p[0] - t * dx, cy - p[1] - t * dy),)
 
 
-@lru_cache(maxsize=16)
-def _layout(board: Board, positions: tuple) -> Layout:
+def _geometry(board: Board, room: dict[str, float]):
+    """City positions, the end gaps of each track and the train spaces, given extra room."""
     xy = _project(board)
     bands = _bands(board)
     end_gaps = {(key, c): END_GAP for key in bands for c in key}
     for _ in range(12):  # widen the end gaps where two tracks leave a city close together
-        _relax(board, xy, _needs(board, end_gaps))
+        _relax(board, xy, _needs(board, end_gaps), room)
         spaces = _lay_spaces(board, xy, end_gaps)
         polys = {rid: [s.polygon() for s in sp] for rid, sp in spaces.items()}
         clashes = set()
@@ -362,11 +367,41 @@ def _layout(board: Board, positions: tuple) -> Layout:
     spaces = _lay_spaces(board, {c: list(p) for c, p in xy.items()}, end_gaps)
     width = max(x for x, _ in xy.values()) + MARGIN + 90
     height = max(y for _, y in xy.values()) + MARGIN + 30
+    return xy, spaces, width, height
 
+
+@lru_cache(maxsize=16)
+def _layout(board: Board, positions: tuple) -> Layout:
+    """Lay the board out; where a city's name finds no clear place close by, give that city
+    more room and lay it out again (a few rounds, then the best places found)."""
+    room = {c: 0.0 for c in board.cities}
+    best = None
+    for _ in range(LABEL_ROUNDS):
+        lay, crowded = _place_all(board, *_geometry(board, room))
+        if best is None or len(crowded) < best[0]:
+            best = (len(crowded), lay)
+        if not crowded:
+            break
+        for c in crowded:
+            room[c] += 15.0
+    return best[1]
+
+
+def _place_all(board: Board, xy, spaces, width, height) -> tuple[Layout, list[str]]:
+    """Place the tunnel markers and the city names; returns the layout and the cities whose
+    names found no clear place near their dot."""
+    bands = _bands(board)
     obstacles = _Obstacles()
     ends = {key: tuple(xy[c] for c in sorted(key)) for key in bands}
-    for key, tracks in bands.items():
-        obstacles.add(_band(*ends[key], _band_half(len(tracks)) + 1.5))
+    for key, tracks in bands.items():  # from the first space to the last: the ends stay free
+        (px, py), (qx, qy) = ends[key]
+        d = math.hypot(qx - px, qy - py)
+        along = [((x - px) * (qx - px) + (y - py) * (qy - py)) / d
+                 for r in tracks for s in spaces[r.id] for x, y in s.polygon()]
+        lo, hi = min(along) / d, max(along) / d
+        obstacles.add(_band((px + (qx - px) * lo, py + (qy - py) * lo),
+                            (px + (qx - px) * hi, py + (qy - py) * hi),
+                            _band_half(len(tracks)) + 1.5))
     for x, y in xy.values():
         obstacles.add(_corners((x - RING_R - 2, y - RING_R - 2, x + RING_R + 2, y + RING_R + 2)))
     # Tunnel markers first (they must sit by their track), then the city names, busiest first.
@@ -393,14 +428,20 @@ def _layout(board: Board, positions: tuple) -> Layout:
         markers[tracks[0].id] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     degree = {c: sum(c in key for key in bands) for c in xy}
     labels = {}
+    crowded: list[str] = []
     for city in sorted(xy, key=lambda c: (-degree[c], c)):
         x0, y0, x1, y1 = text_box(0, 0, city, CITY_FONT)
         others = [lambda b, p=p: _gap(b, *p) for c, p in xy.items() if c != city]
         box = _place(_around(*xy[city], x1 - x0, y1 - y0, RING_R + 2), obstacles,
                      lambda b, p=xy[city]: _gap(b, *p), others)
+        if (obstacles.hits(box)
+                or any(AMBIGUOUS * _gap(box, *xy[city])[0] + 4 >= o(box)[0] for o in others)):
+            crowded.append(city)
         obstacles.add(_corners(box))
         labels[city] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    return Layout(width, height, xy, spaces, labels, markers, obstacles)
+    return Layout(width, height, xy, spaces, labels, markers, obstacles), crowded
+
+
 
 
 def layout(board: Board) -> Layout:
