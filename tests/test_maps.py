@@ -23,9 +23,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from ttrlib import Game  # noqa: E402
+from ttrlib import Game, maps  # noqa: E402
 from ttrlib import game as engine  # noqa: E402
-from ttrlib import maps  # noqa: E402
 from ttrlib.board import board_from_dict, teaching_board  # noqa: E402
 from ttrlib.errors import BoardError  # noqa: E402
 from ttrlib.maps import board_description, board_svg, draw_board  # noqa: E402
@@ -98,6 +97,13 @@ def thin(p, q, half=0.6):
     nx, ny = -dy / n * half, dx / n * half
     return [(p[0] + nx, p[1] + ny), (q[0] + nx, q[1] + ny), (q[0] - nx, q[1] - ny),
             (p[0] - nx, p[1] - ny)]
+
+
+def gap_to(box, point) -> float:
+    """Distance from a point to an upright box given by its corners."""
+    (x0, y0), (x1, y1) = box[0], box[2]
+    x, y = point
+    return math.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
 
 
 def routes_in(root) -> dict[str, ET.Element]:
@@ -237,7 +243,7 @@ def _obstacles(root, skip_city=None):
         out.append(thin(cities[r.a], cities[r.b]))
     for m in markers_in(root):
         out += [rect_polygon(rect) for rect in m.iter(NS + "rect")]
-    for name, (x, y) in cities.items():
+    for x, y in cities.values():
         r = 9.0  # the ticket ring's outer edge (radius 8.5, stroke 3 -> 10 minus a margin)
         out.append([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
     return out
@@ -264,13 +270,7 @@ def test_no_label_covers_or_is_covered_by_anything(board, claimed):
     # each name's nearest edge is nearer its own city than any other city
     cities = cities_in(root)
     for city, box in boxes.items():
-        (x0, y0), (x1, y1) = box[0], box[2]
-
-        def gap(c):
-            x, y = cities[c]
-            return math.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
-
-        nearest = min(cities, key=gap)
+        nearest = min(cities, key=lambda c, box=box: gap_to(box, cities[c]))
         assert nearest == city, (city, nearest)
 
 

@@ -321,7 +321,7 @@ def _around(x: float, y: float, w: float, h: float, near: float):
     """Boxes of size w x h round (x, y), nearest first; east and west before north and south."""
     turns = [0, 180, 22.5, 157.5, -22.5, -157.5, 45, 135, -45, -135, 67.5, 112.5, -67.5, -112.5,
              90, -90]
-    for dist in range(int(near), int(near) + 72, 4):
+    for dist in range(int(near), int(near) + 32, 4):
         for deg in turns:
             ux, uy = math.cos(math.radians(deg)), -math.sin(math.radians(deg))
             reach = dist + abs(ux) * w / 2 + abs(uy) * h / 2
@@ -383,7 +383,7 @@ def _layout(board: Board, positions: tuple) -> Layout:
         if not crowded:
             break
         for c in crowded:
-            room[c] += 15.0
+            room[c] += 20.0
     return best[1]
 
 
@@ -659,7 +659,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
     extra = [0.0]
     key = [("Key", "#212121"),
            ("Letters: P purple, W white, B blue, Y yellow,", "#212121"),
-           ("O orange, K black, R red, G green; gray: any", "#212121"),
+           ("O orange, K black, R red, G green; gray: any colour", "#212121"),
            ("\u25b2n tunnel: n cards revealed (U1)", "#4e342e")]
     if claimed:
         key.append(("Claimed: " + ", ".join(
