@@ -17,7 +17,7 @@ marker is put at the first of several candidate places that covers no track, cit
 ``import ttrlib.maps`` does not import matplotlib; :func:`draw_board` imports it when called.
 
 >>> from ttrlib.board import teaching_board
->>> svg = board_svg(teaching_board(), {"delhi-lahore": 0})
+>>> svg = board_svg(teaching_board(), {"delhi-lahore-1": 0})
 >>> svg.startswith("<svg") and 'role="img"' in svg
 True
 """
@@ -62,6 +62,10 @@ END_GAP = RING_R + 3.0  # from a city's centre to its tracks' first space
 CITY_FONT, SPACE_FONT, MARK_FONT = 14.0, 10.5, 11.5
 CHAR_W = 0.8  # width of a bold character, in font sizes (DejaVu Sans Bold is about 0.75)
 MIN_CITY_GAP = 70.0  # between any two cities
+FAN = 70.0  # tracks leaving a city lie apart this far from it
+RELAX_STEPS = 600  # at most, to push the cities apart (it settles well before)
+LABEL_ROUNDS = 6  # layouts tried, giving crowded cities more room each time
+AMBIGUOUS = 1.3  # a name must be this many times nearer its own dot than any other
 MARGIN, HEAD = 14.0, 34.0  # around the map; the band for the title
 BACKGROUND = "#f3efe2"
 TICKET_INK = "#6a1b9a"
@@ -168,10 +172,6 @@ def _apart(xy, push, a: str, b: str, want: float) -> float:
     return want - d
 
 
-RELAX_STEPS = 600
-LABEL_ROUNDS = 6
-AMBIGUOUS = 1.3  # a name must be this many times nearer its own dot than any other
-FAN = 70.0  # tracks leaving a city lie apart this far from it
 
 
 def _spread(xy, push, c: str, ends: list[tuple[str, int]]) -> float:
@@ -301,9 +301,10 @@ def _gap(box: Box, x: float, y: float) -> tuple[float]:
     return (math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3])),)
 
 
-def _place(candidates, obstacles: _Obstacles, mine, others) -> Box:
-    """The first candidate box that overlaps nothing and lies nearer its own thing (``mine``,
-    distances) than any other (``others``) by every measure; else the one that overlaps least."""
+def _place(candidates, obstacles: _Obstacles, mine, others) -> tuple[Box, bool]:
+    """The first candidate box that overlaps nothing and lies clearly nearer its own thing
+    (``mine`` gives distances) than any other (``others``), and True; else the candidate that
+    overlaps least, with the clearest margin, and False."""
     best, score = None, None
     for box in candidates:
         hits = obstacles.hits(box)
@@ -311,10 +312,10 @@ def _place(candidates, obstacles: _Obstacles, mine, others) -> Box:
         margin = min((o - AMBIGUOUS * m for other in others for m, o in zip(near, other(box))),
                      default=math.inf)
         if hits == 0 and margin > 4:
-            return box
+            return box, True
         if score is None or (hits, -margin) < score:
             best, score = box, (hits, -margin)
-    return best
+    return best, False
 
 
 def _around(x: float, y: float, w: float, h: float, near: float):
@@ -423,7 +424,7 @@ def _place_all(board: Board, xy, spaces, width, height) -> tuple[Layout, list[st
                     cy = py + (qy - py) * t + ny * side * (off + extra)
                     cands.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
         others = [lambda b, e=e: _seg_gap(b, *e) for k, e in ends.items() if k != key]
-        box = _place(cands, obstacles, lambda b, e=ends[key]: _seg_gap(b, *e), others)
+        box, _ = _place(cands, obstacles, lambda b, e=ends[key]: _seg_gap(b, *e), others)
         obstacles.add(_corners(box))
         markers[tracks[0].id] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     degree = {c: sum(c in key for key in bands) for c in xy}
@@ -432,16 +433,13 @@ def _place_all(board: Board, xy, spaces, width, height) -> tuple[Layout, list[st
     for city in sorted(xy, key=lambda c: (-degree[c], c)):
         x0, y0, x1, y1 = text_box(0, 0, city, CITY_FONT)
         others = [lambda b, p=p: _gap(b, *p) for c, p in xy.items() if c != city]
-        box = _place(_around(*xy[city], x1 - x0, y1 - y0, RING_R + 2), obstacles,
-                     lambda b, p=xy[city]: _gap(b, *p), others)
-        if (obstacles.hits(box)
-                or any(AMBIGUOUS * _gap(box, *xy[city])[0] + 4 >= o(box)[0] for o in others)):
+        box, clear = _place(_around(*xy[city], x1 - x0, y1 - y0, RING_R + 2), obstacles,
+                            lambda b, p=xy[city]: _gap(b, *p), others)
+        if not clear:
             crowded.append(city)
         obstacles.add(_corners(box))
         labels[city] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     return Layout(width, height, xy, spaces, labels, markers, obstacles), crowded
-
-
 
 
 def layout(board: Board) -> Layout:
@@ -456,28 +454,25 @@ def _mark_text(route: Route) -> str:
     return f"\u25b2{route.tunnel}"
 
 
-def _colour_name(route: Route) -> str:
-    return "gray" if route.color is None else route.color.value
-
-
 def _tickets(board: Board, tickets: Iterable) -> list[Ticket]:
     return [t if isinstance(t, Ticket) else board.ticket(t) for t in tickets]
 
 
-def _ticket_done(board: Board, claimed: Mapping[str, int], team: int | None, t: Ticket) -> bool:
-    if team is None:
+def _connected(board: Board, claimed: Mapping[str, int], seat: int | None, t: Ticket) -> bool:
+    """E3: do the tracks of ``seat``'s team (both teammates') join the ticket's cities?"""
+    if seat is None:
         return False
-    edges = [board.route(rid).cities for rid, s in claimed.items() if s // 2 == team]
+    edges = [board.route(rid).cities for rid, s in claimed.items() if s // 2 == seat // 2]
     return connected(edges, t.a, t.b)
 
 
-def _ticket_line(board, claimed, seat, t: Ticket) -> str:
+def _ticket_line(board, claimed, seat, t: Ticket, *, short: bool = False) -> str:
+    """``Kabul - Delhi (5 points): connected by Team A's tracks`` (``short``: no "by ...")."""
+    text = f"{t.a} - {t.b} ({t.points} points)"
     if seat is None:
-        return f"{t.a} - {t.b} ({t.points} points)"
-    team = seat // 2
-    state = ("connected" if _ticket_done(board, claimed, team, t)
-             else "not connected yet")
-    return f"{t.a} - {t.b} ({t.points} points): {state} by {team_name(team)}'s tracks"
+        return text
+    text += ": connected" if _connected(board, claimed, seat, t) else ": not connected yet"
+    return text if short else f"{text} by {team_name(seat // 2)}'s tracks"
 
 
 def board_description(board: Board, claimed: Mapping[str, int] | None = None, *,
@@ -669,10 +664,8 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
     if chosen:
         head = "Your tickets" if seat is None else f"Tickets of {seat_name(seat)}"
         lines = [(head + " (ringed)", TICKET_INK)] + [
-            (("\u2713 " if _ticket_done(board, claimed, None if seat is None else seat // 2, t)
-              else "\u2022 ") + _ticket_line(board, claimed, seat, t).replace(
-                  f" by {team_name(seat // 2)}'s tracks" if seat is not None else "\0", ""),
-             TICKET_INK) for t in chosen]
+            (("\u2713 " if _connected(board, claimed, seat, t) else "\u2022 ")
+             + _ticket_line(board, claimed, seat, t, short=True), TICKET_INK) for t in chosen]
         _panel(svg, lay, lines, "bottom-right", extra)
     height = lay.height + extra[0]
     bg.set("height", _fmt(height))
@@ -693,8 +686,12 @@ def draw_board(board: Board, claimed: Mapping[str, int] | None = None, *, ax=Non
     for r in board.routes:
         owner = claimed.get(r.id)
         colour = _GRAY_ROUTE if r.is_gray else CARD_LOOKS[r.color].fill
-        xs = [s.cx for s in lay.spaces[r.id]]
-        ys = [s.cy for s in lay.spaces[r.id]]
+        first, last = lay.spaces[r.id][0], lay.spaces[r.id][-1]
+        ux, uy = math.cos(math.radians(first.angle)), math.sin(math.radians(first.angle))
+        xs = [first.cx - ux * first.length / 2, *(s.cx for s in lay.spaces[r.id]),
+              last.cx + ux * last.length / 2]
+        ys = [first.cy - uy * first.length / 2, *(s.cy for s in lay.spaces[r.id]),
+              last.cy + uy * last.length / 2]
         ax.plot(xs, ys, color=TEAM_FILLS[owner // 2] if owner is not None else colour,
                 lw=4.4 if owner is not None else 3.2, marker="s", ms=5, zorder=2,
                 ls="-")
