@@ -395,6 +395,15 @@ def test_a_players_view_draws(board):
     assert rings == offered
 
 
+def test_a_ticket_offer_is_listed_as_an_offer(board):
+    svg = board_svg(board, seat=2, tickets=["T01", "T02"], ticket_label="Tickets on offer")
+    texts = [t.text for t in parse(svg).iter(NS + "text")]
+    assert "Tickets on offer (B1), ringed" in texts
+    assert "\u2022 Bombay - Madras (4 points): not connected yet" in texts
+    desc = parse(svg).find(NS + "desc").text
+    assert "Tickets on offer, ringed on the map: Bombay - Madras (4 points)" in desc
+
+
 # --- the matplotlib picture, for old callers ---------------------------------------------------
 def test_the_matplotlib_map_draws_every_track_and_marks_claimed_ones(board):
     claimed = {board.routes[0].id: 0, board.routes[5].id: 3}

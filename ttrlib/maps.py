@@ -476,7 +476,8 @@ def _ticket_line(board, claimed, seat, t: Ticket, *, short: bool = False) -> str
 
 
 def board_description(board: Board, claimed: Mapping[str, int] | None = None, *,
-                      seat: int | None = None, tickets: Iterable = ()) -> str:
+                      seat: int | None = None, tickets: Iterable = (),
+                      ticket_label: str = "Your tickets") -> str:
     """What the map shows, in plain words (the SVG's ``<desc>``, a text alternative)."""
     claimed = dict(claimed or {})
     tunnels = sum(r.is_tunnel for r in board.routes)
@@ -502,7 +503,7 @@ def board_description(board: Board, claimed: Mapping[str, int] | None = None, *,
         out.append("Claimed tracks: " + "; ".join(listed) + ".")
     chosen = _tickets(board, tickets)
     if chosen:
-        out.append("Your tickets, ringed on the map: "
+        out.append(f"{ticket_label}, ringed on the map: "
                    + "; ".join(_ticket_line(board, claimed, seat, t) for t in chosen) + ".")
     return " ".join(out)
 
@@ -597,11 +598,13 @@ def _panel(svg: ET.Element, lay: Layout, lines: list[tuple[str, str]], where: st
 
 
 def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
-              seat: int | None = None, tickets: Iterable = (), title: str | None = None) -> str:
+              seat: int | None = None, tickets: Iterable = (), title: str | None = None,
+              ticket_label: str = "Your tickets") -> str:
     """The board as a self-contained ``<svg>`` that scales to the width of its container.
 
     ``claimed`` maps route ids to the seat that claimed them (``PlayerView.claimed``); ``seat``
-    is the viewing seat and ``tickets`` its tickets (ids or ``Ticket``), ringed and listed.
+    is the viewing seat and ``tickets`` its tickets (ids or ``Ticket``), ringed and listed under
+    ``ticket_label`` (e.g. "Tickets on offer" beside a ticket choice).
     Raises ``BoardError`` (a ``ValueError``) when the board file has no positions.
     """
     lay = layout(board)
@@ -610,7 +613,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
         board.route(rid)  # a KeyError naming the route beats a silently missing track
     chosen = _tickets(board, tickets)
     heading = title or board.name
-    desc = board_description(board, claimed, seat=seat, tickets=chosen)
+    desc = board_description(board, claimed, seat=seat, tickets=chosen, ticket_label=ticket_label)
     svg = ET.Element("svg", {
         "xmlns": "http://www.w3.org/2000/svg", "viewBox": "", "width": "100%",
         "preserveAspectRatio": "xMidYMid meet", "role": "img", "aria-label": heading,
@@ -662,8 +665,8 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
             if any(s // 2 == t for s in claimed.values())), "#212121"))
     _panel(svg, lay, key, "top-left", extra)
     if chosen:
-        head = "Your tickets" if seat is None else f"Tickets of {seat_name(seat)}"
-        lines = [(head + " (ringed)", TICKET_INK)] + [
+        head = ticket_label if seat is None else f"{ticket_label} ({seat_name(seat)})"
+        lines = [(head + ", ringed", TICKET_INK)] + [
             (("\u2713 " if _connected(board, claimed, seat, t) else "\u2022 ")
              + _ticket_line(board, claimed, seat, t, short=True), TICKET_INK) for t in chosen]
         _panel(svg, lay, lines, "bottom-right", extra)
