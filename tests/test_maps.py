@@ -161,6 +161,14 @@ def test_a_board_without_positions_cannot_be_drawn(draw):
         draw(board_from_dict(small()))
 
 
+def test_a_small_board_with_two_cities_at_one_place_is_drawn_apart():
+    board = board_from_dict(small(positions={"A": [0, 0], "B": [1, 0], "C": [1, 0]}))
+    root = parse(board_svg(board, {"a-b": 0}, seat=0, tickets=["T1"]))
+    cities = cities_in(root)
+    assert math.dist(cities["B"], cities["C"]) > 40  # room for b-c's 3 spaces at least
+    assert len(spaces_of(routes_in(root)["b-c"])) == 3
+
+
 def test_positions_survive_save_and_resume():
     game = Game.new(players=4, seed=2)
     assert Game.from_json(game.to_json()).board.positions == teaching_board().positions

@@ -161,7 +161,9 @@ def _project(board: Board) -> dict[str, list[float]]:
 def _apart(xy, push, a: str, b: str, want: float) -> float:
     """Add to ``push`` what moves cities a and b to ``want`` apart; returns the shortfall."""
     dx, dy = xy[b][0] - xy[a][0], xy[b][1] - xy[a][1]
-    d = math.hypot(dx, dy) or 1e-6
+    if dx == dy == 0:  # two cities at one place: part them east-west
+        dx = 1e-3
+    d = math.hypot(dx, dy)
     if d >= want:
         return 0.0
     f = (want - d) / 2 / d
@@ -220,6 +222,8 @@ def _relax(board: Board, xy: dict[str, list[float]], need: dict[frozenset, float
             (px, py), (qx, qy) = xy[a], xy[b]
             dx, dy = qx - px, qy - py
             n2 = dx * dx + dy * dy
+            if n2 == 0:  # its cities sit at one place until the push above parts them
+                continue
             for c in cities:
                 if c in key:
                     continue
