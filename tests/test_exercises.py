@@ -92,7 +92,9 @@ def test_duplicate_ids_are_refused():
 
 def test_chance_words():
     assert chance_words(Fraction(1, 4)) == "1/4 = 25.0%, about 1 in 4"
-    assert chance_words(Fraction(2, 3)) == "2/3 = 66.7%, about 1 in 1.5"
+    assert chance_words(Fraction(1, 2)) == "1/2 = 50.0%, about 1 in 2"
+    assert chance_words(Fraction(2, 3)) == "2/3 = 66.7%: fails about 1 in 3"
+    assert chance_words(Fraction(9, 10)) == "9/10 = 90.0%: fails about 1 in 10"
     assert chance_words(Fraction(1)) == "1 = 100%: always"
     with pytest.raises(ValueError):
         chance_words(Fraction(3, 2))
@@ -133,7 +135,8 @@ def test_widget_feedback_hint_worked_step_and_answer_only_when_asked():
 
     ex = one(CHANCE.replace('"3/7"', '"5/11"').replace('worked = "3 of the 7 cards match"', 'worked = "SEVEN-CARDS-STEP"')
                    .replace('explain = "3 of 7."', 'explain = "EXPLAIN-TEXT"'))
-    box = ExerciseWidget(ex, teacher=False)
+    box = ExerciseWidget(ex, number=2, teacher=False)
+    assert "Exercise 2." in box.question.value
     assert "5/11" not in _models_text() and "EXPLAIN-TEXT" not in _models_text()
     box.answer_box.value = "nonsense"
     assert not box.check() and box.tries == 0 and "could not read" in box.feedback_text

@@ -94,10 +94,13 @@ def percent(p) -> str:
 
 def chance_words(p) -> str:
     """A chance as a board-game player reads it: the exact fraction, a percentage and "about 1 in
-    N" (N rounded to a whole number from 3 on, to one decimal below).
+    N" (N rounded to a whole number from 3 on, to one decimal below). A chance above one half
+    is read by how often it fails instead ("1 in 1.1" says little).
 
     >>> chance_words(Fraction(3, 7))
     '3/7 = 42.9%, about 1 in 2.3'
+    >>> chance_words(Fraction(35, 36))
+    '35/36 = 97.2%: fails about 1 in 36'
     >>> chance_words(Fraction(1, 500))
     '1/500 = 0.2%, about 1 in 500'
     >>> chance_words(Fraction(0))
@@ -110,6 +113,11 @@ def chance_words(p) -> str:
         return "0 = 0%: never"
     if p == 1:
         return "1 = 100%: always"
+    if p > Fraction(1, 2):
+        return f"{p} = {percent(p)}: fails about 1 in {_one_in(1 - p)}"
+    return f"{p} = {percent(p)}, about 1 in {_one_in(p)}"
+
+
+def _one_in(p: Fraction) -> str:
     one_in = 1 / p
-    n = f"{float(one_in):.1f}".removesuffix(".0") if one_in < 3 else f"{round(float(one_in)):,}"
-    return f"{p} = {percent(p)}, about 1 in {n}"
+    return f"{float(one_in):.1f}".removesuffix(".0") if one_in < 3 else f"{round(float(one_in)):,}"

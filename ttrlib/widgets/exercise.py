@@ -21,6 +21,9 @@ _CSS = """
   margin: 6px 0 12px 0; max-width: 900px; }
 .ttr-exercise .ttr-q { font-size: 15px; line-height: 1.45; margin: 2px 0 6px 0; }
 .ttr-exercise .ttr-note { font-size: 13px; opacity: 0.85; margin: 0 0 4px 0; }
+.ttr-exercise .widget-radio-box label, .ttr-exercise .widget-checkbox label {
+  height: auto !important; white-space: normal !important; line-height: 1.35; margin: 3px 0; }
+.ttr-exercise .widget-radio-box { flex-wrap: nowrap; }
 """
 
 
@@ -33,14 +36,14 @@ class ExerciseWidget(w.VBox):
         self.add_class("ttr-exercise")
         self._exercise = exercise
         self.tries = 0  # wrong answers that could be read
-        number = exercise.kind in ("number", "chance")
+        typed = exercise.kind in ("number", "chance")
         title = f"Exercise {number}" if number else "Exercise"
         self.question = w.HTML(
             f"<style>{_CSS}</style><div class='ttr-q' role='heading' aria-level='3'>"
             f"<b>{title}.</b> {html.escape(exercise.question)}</div>"
             + (f"<div class='ttr-note'>{html.escape(tolerance_words(exercise))}</div>"
                if exercise.kind == "chance" else ""))
-        if number:
+        if typed:
             self.answer_box = w.Text(placeholder="your answer", description="Answer:",
                                      continuous_update=False,
                                      layout=w.Layout(width="260px"))
