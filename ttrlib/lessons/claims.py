@@ -50,14 +50,17 @@ def table_html(headers: Sequence[str], rows: Iterable[Sequence[object]], *,
 
 
 def cards_words(cards: CardCounts) -> str:
-    """``2 red, 1 locomotive`` or ``none``."""
-    return cards.describe() if cards else "none"
+    """``2 red, 3 locomotives`` or ``none`` (locomotives counted in the plural)."""
+    if not cards:
+        return "none"
+    return ", ".join(f"{n} {c.value}{'s' if c is Color.LOCOMOTIVE and n != 1 else ''}"
+                     for c, n in cards.items())
 
 
 def payment_words(hand: CardCounts, cardholder: CardCounts) -> str:
     """One way to pay in words: what comes from the hand and what from the cardholder."""
-    parts = [f"{hand.describe()} from the hand"] if hand else []
-    parts += [f"{cardholder.describe()} from the cardholder"] if cardholder else []
+    parts = [f"{cards_words(hand)} from the hand"] if hand else []
+    parts += [f"{cards_words(cardholder)} from the cardholder"] if cardholder else []
     return " + ".join(parts) or "nothing"
 
 
@@ -125,7 +128,7 @@ def claim_story(game: Game, claim: act.Claim) -> str:
     game.apply(claim)
     after = game.view(seat)
     who = seat_name(seat)
-    return (f"{who} claims {route.a} – {route.b} with {claim.cards.describe()} "
+    return (f"{who} claims {route.a} – {route.b} with {cards_words(claim.cards)} "
             f"({payment_words(claim.hand, claim.cardholder)}). The route is now "
             f"{seat_name(after.claimed[route.id])}'s, and at the end of the game it scores "
             f"**{ROUTE_POINTS[route.length]} points** (E2). {who} placed {route.length} trains "
