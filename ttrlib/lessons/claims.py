@@ -37,6 +37,13 @@ def position(*, hands: Sequence[CardCounts] = (), cardholders: Sequence[CardCoun
                               claimed=claimed, seed=seed, rest_to=players - 1)
 
 
+def lesson_position(seed: int = 0) -> Game:
+    """The position at the top of lesson 03 (and of its widget): A1 holds 2 red, 1 blue and a
+    locomotive, the Team A cardholder a red card and a locomotive, A2 three red cards."""
+    return position(hands=[CardCounts(red=2, blue=1, locomotive=1), CardCounts(red=3)],
+                    cardholders=[CardCounts(red=1, locomotive=1)], seed=seed)
+
+
 # --- tables -------------------------------------------------------------------------------------
 def table_html(headers: Sequence[str], rows: Iterable[Sequence[object]], *,
                caption: str = "") -> str:
