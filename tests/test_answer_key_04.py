@@ -64,7 +64,7 @@ def test_can_pay_u2_u3():
     legal = game.legal_actions()
     can = any(isinstance(a, act.PayTunnel) for a in legal)
     assert act.Withdraw() in legal
-    verdict = "Yes: the locomotive" if can else f"No: {game.tunnel.extra} extra cards are owed"
+    verdict = "Yes: with the locomotive" if can else f"No: {game.tunnel.extra} extra cards are owed"
     found = [o for o in KEY["can-pay"].options if o.startswith(verdict)]
     assert len(found) == 1 and KEY["can-pay"].answer == found[0]
 
