@@ -85,3 +85,15 @@ def test_route_points_e2():
 def test_k3_table_rows_say_what_the_rule_says(players, claimed, route, ok):
     """The lesson's K3 table: verdicts written by hand from K3, against the engine."""
     assert claims.try_track(players, claimed, route)[0] is ok
+
+
+def test_lesson_03_prose_types_no_score_by_hand():
+    """Issue 14: the example "(20, 10)" could not happen; every score on the page now comes from
+    the E2 table the code reads, so no markdown cell states points or a pair of figures."""
+    import json
+    import re
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "03-claiming-routes.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert not re.search(r"\d+ points|\(\d+, \d+\)|answer = None", prose)

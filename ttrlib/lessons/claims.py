@@ -76,14 +76,18 @@ def ways(game: Game, route_id: str) -> list[act.Claim]:
     return [c for c in game.legal_claims() if c.route == route_id]
 
 
-def ways_html(claims: Sequence[act.Claim]) -> str:
-    """The ways to pay as pictures: per way, the cards from the hand and from the cardholder."""
-    return pics.layout_html(*[
-        pics.layout_html(
-            pics.cards_html(c.hand, title=f"Way {i} · from the hand", empty_text="none"),
-            pics.cards_html(c.cardholder, title="+ from the cardholder", empty_text="none"),
-            direction="row")
-        for i, c in enumerate(claims, 1)], direction="row")
+def ways_html(claims: Sequence[act.Claim | act.PayTunnel]) -> str:
+    """The ways to pay (claims, or tunnel payments) as a table: one row per way, the cards from the hand and from the
+    cardholder drawn as pictures, and the way in words (for screen readers too)."""
+    cell = "style='text-align:left;padding:2px 12px 2px 0;vertical-align:middle'"
+    head = "".join(f"<th {cell}>{h}</th>" for h in ("way", "from the hand",
+                                                    "from the cardholder", "in words"))
+    rows = "".join(
+        f"<tr><td {cell}>{i}</td><td {cell}>{pics.cards_html(c.hand, empty_text='none')}</td>"
+        f"<td {cell}>{pics.cards_html(c.cardholder, empty_text='none')}</td>"
+        f"<td {cell}>{html.escape(payment_words(c.hand, c.cardholder))}</td></tr>"
+        for i, c in enumerate(claims, 1))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 def seat_html(game: Game, seat: int = 0) -> str:

@@ -17,7 +17,7 @@ from ..game import Game, seat_name
 from ..odds import matching_count
 from ..rules.payments import matches
 from . import chance_words
-from .claims import cards_words, payment_words, position, table_html
+from .claims import cards_words, payment_words, position, table_html, ways_html
 
 
 # --- the board's tunnels ------------------------------------------------------------------------
@@ -85,12 +85,7 @@ def payments_html(game: Game) -> str:
     if not pays:
         return pics.message_html("No way to pay: not enough matching cards are left in the hand "
                                  "and the cardholder.", "info", rule="U3")
-    return pics.layout_html(*[
-        pics.layout_html(pics.cards_html(a.hand, title=f"Pay {i} · from the hand",
-                                         empty_text="none"),
-                         pics.cards_html(a.cardholder, title="+ from the cardholder",
-                                         empty_text="none"), direction="row")
-        for i, a in enumerate(pays, 1)], direction="row")
+    return ways_html(pays)
 
 
 def choices_words(game: Game) -> str:
