@@ -129,7 +129,7 @@ def score_sheet_html(game: Game | Board, sheets: list[TeamScore] | None = None) 
         row("Asian Express, longest path (E4)",
             [f"{s.asian_express} (path {s.longest_path})" for s in sheets]),
         row("Globetrotter, most tickets (E5)",
-            [f"{s.globetrotter} ({s.completed} tickets)" for s in sheets]),
+            [f"{s.globetrotter} ({display.plural(s.completed, 'ticket')})" for s in sheets]),
         row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets]),
         row("Rank (ties: E6)", [f"{s.rank}" for s in sheets]),
     ]
