@@ -210,10 +210,11 @@ class TunnelClaimStepper(LessonWidget):
                                     rule=rule)
 
     def _show_tunnel_controls(self) -> None:
-        """Tunnel controls only for a tunnel: a plain route is claimed in one step (K2)."""
-        rid = self.route.value
-        tunnel = bool(self.attempt) or self.view().phase is Phase.TUNNEL or (
-            rid is not None and self.view().board.route(rid).is_tunnel)
+        """Tunnel controls only for a tunnel this seat may claim now or is claiming: a plain
+        route is claimed in one step (K2)."""
+        rid, view = self.route.value, self.view()
+        tunnel = bool(self.attempt) or view.phase is Phase.TUNNEL or (
+            view.my_turn and rid is not None and view.board.route(rid).is_tunnel)
         self.tunnel_box.layout.display = "flex" if tunnel else "none"
 
     # --- clicks ------------------------------------------------------------------------------
