@@ -12,8 +12,13 @@ from ttrlib import Game, Phase
 from ttrlib import actions as act
 from ttrlib.cards import CardCounts
 from ttrlib.session import SeatSession
-from ttrlib.widgets import CardSplitStepper, OddsExplorer, TeamGame, TicketStepper, \
-    TunnelClaimStepper
+from ttrlib.widgets import (
+    CardSplitStepper,
+    OddsExplorer,
+    TeamGame,
+    TicketStepper,
+    TunnelClaimStepper,
+)
 
 ROUTE = "kathmandu-lhasa-1"  # Kathmandu - Lhasa, 3 red tunnel, reveals 5 (U1)
 HAND = CardCounts(red=3, blue=1, locomotive=1)
