@@ -215,6 +215,29 @@ def test_ticket_and_tunnel_widgets_follow_the_same_rule():
     assert u.lay_down.button_style == "primary" and u.turn_next.button_style == ""
 
 
+# --- keyboard: every control is a real ipywidgets control ---------------------------------------
+CONTROLS = (w.Button, w.Dropdown, w.Checkbox, w.RadioButtons, w.Text, w.IntSlider)
+
+
+def test_every_control_is_a_keyboard_control_and_no_html_is_clickable(tmp_path, monkeypatch):
+    """Tab and Enter reach what a learner can press: buttons, dropdowns, checkboxes, radio
+    buttons, text boxes and sliders; no picture carries a click handler or a form control."""
+    monkeypatch.setenv("TTRLIB_SAVE_KEY", str(tmp_path / "key"))
+    widgets = [CardSplitStepper(seed=1), TicketStepper(seed=1), TunnelClaimStepper(seed=1),
+               TeamGame(seed=1, save_folder=tmp_path), OddsExplorer(seed=1)]
+    widgets[2].route.value = ROUTE
+    widgets[2].lay_down.click()
+    interactive = [c for c in _instances.values() if isinstance(c, w.DOMWidget)
+                   and not isinstance(c, (w.Box, w.HTML, w.IntProgress))]
+    assert interactive and all(isinstance(c, CONTROLS) for c in interactive)
+    assert all(not c.disabled or c in (widgets[2].route, widgets[2].payment)
+               for c in interactive if hasattr(c, "disabled"))
+    for c in _instances.values():
+        if isinstance(c, w.HTML):
+            assert not re.search(r"onclick|<button|<input|<select|href=.javascript", c.value,
+                                 flags=re.I), c.value[:200]
+
+
 # --- a game per learner (issue 9 item 3) --------------------------------------------------------
 class _Seeds:
     """Stands in for random.SystemRandom: hands out 1111, then 2222, ..."""

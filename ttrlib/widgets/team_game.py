@@ -447,7 +447,8 @@ class TeamGame(LessonWidget):
         self.chooser.title.value = "<b>Your ticket offer (only you see it)</b>"
         self.chooser.confirm.description = ("Confirm my setup tickets" if view.phase is
                                             Phase.SETUP_TICKETS else "Keep the ticked tickets")
-        self.sharer.set_tickets(view.tickets)
+        # T4 shares kept tickets: nothing to share while the setup offer is still open (T1)
+        self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
         self.table.value = display.layout_html(players_html(view), routes_html(view, payable))
         self.history.value = self.events_html(view.events, last=8)
 
