@@ -4,12 +4,14 @@ refused with a message, slot names that cannot leave the folder, a key only its 
 from __future__ import annotations
 
 import hashlib
+import json
 import hmac
 import stat
 
 import pytest
 
 from ttrlib import Game
+from ttrlib.cards import CardCounts
 from ttrlib.errors import SaveError
 from ttrlib.signed_save import SaveRefused, load, save, slot_name, slot_path, slots
 
@@ -72,15 +74,23 @@ def test_an_edited_byte_is_refused(key, tmp_path, where):
 
 
 def test_four_locomotives_dealt_by_hand_are_refused(key, tmp_path):
-    """The issue's forgery: the hand edited in the saved JSON."""
-    save(played(), "x", tmp_path)
+    """The issue's forgery: four locomotives of the draw pile swapped into A1's hand. The
+    forged game is a valid one (the plain loader takes it); only the signature stops it."""
+    game = Game.new(players=4, seed=4)
+    save(game, "x", tmp_path)
     path = tmp_path / "x.ttrsave"
-    text = path.read_text()
-    head, payload = text.split("\n", 1)
-    forged = payload.replace('"hands": [', '"hands": [{"locomotive": 4}, ', 1)
-    assert forged != payload
+    head, payload = path.read_text().split("\n", 1)
+    data = json.loads(payload)
+    hand = [c for c, n in data["hands"][0].items() for _ in range(n)]
+    locos = [i for i, c in enumerate(data["draw_pile"]) if c == "locomotive"][:4]
+    assert len(hand) == len(locos) == 4
+    for i, card in zip(locos, hand):
+        data["draw_pile"][i] = card
+    data["hands"][0] = {"locomotive": 4}
+    forged = json.dumps(data)
+    assert Game.from_json(forged).view(0).hand == CardCounts(locomotive=4)
     path.write_text(head + "\n" + forged)
-    with pytest.raises(SaveRefused):
+    with pytest.raises(SaveRefused, match="signature does not match"):
         load("x", tmp_path)
 
 
