@@ -4,8 +4,8 @@ refused with a message, slot names that cannot leave the folder, a key only its 
 from __future__ import annotations
 
 import hashlib
-import json
 import hmac
+import json
 import stat
 
 import pytest
