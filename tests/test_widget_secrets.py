@@ -24,8 +24,13 @@ from ipywidgets.widgets.widget import Widget, _instances
 
 from ttrlib import Game, Phase
 from ttrlib.cards import CardCounts
-from ttrlib.widgets import CardSplitStepper, OddsExplorer, TeamGame, TicketStepper, \
-    TunnelClaimStepper
+from ttrlib.widgets import (
+    CardSplitStepper,
+    OddsExplorer,
+    TeamGame,
+    TicketStepper,
+    TunnelClaimStepper,
+)
 from ttrlib.widgets.tunnel_claim import practice_position
 
 TUNNEL = "kathmandu-lhasa-1"  # 3 red, reveals 5 (U1)

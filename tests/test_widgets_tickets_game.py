@@ -261,6 +261,10 @@ def test_team_game_plays_to_the_score_sheet():
             assert t.ticket in sheet
     assert ("wins!" in sheet) or ("A tie" in sheet)
     assert "game is over" in shown(g)
+    # lesson 06 says the score sheet is at the top: it is, right under the hint that says so
+    assert "score sheet is at the top" in plain(g.step.value)
+    kids = list(g.children)
+    assert kids.index(g.score_sheet) == kids.index(g.step) + 1
     g.deck.click()
     assert "rule E1" in g.message_text or "not yours" in g.message_text
 

@@ -129,7 +129,7 @@ def score_sheet_html(game: Game | Board, sheets: list[TeamScore] | None = None) 
         row("Asian Express, longest path (E4)",
             [f"{s.asian_express} (path {s.longest_path})" for s in sheets]),
         row("Globetrotter, most tickets (E5)",
-            [f"{s.globetrotter} ({s.completed} tickets)" for s in sheets]),
+            [f"{s.globetrotter} ({display.plural(s.completed, 'ticket')})" for s in sheets]),
         row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets]),
         row("Rank (ties: E6)", [f"{s.rank}" for s in sheets]),
     ]
@@ -447,7 +447,8 @@ class TeamGame(LessonWidget):
         self.chooser.title.value = "<b>Your ticket offer (only you see it)</b>"
         self.chooser.confirm.description = ("Confirm my setup tickets" if view.phase is
                                             Phase.SETUP_TICKETS else "Keep the ticked tickets")
-        self.sharer.set_tickets(view.tickets)
+        # T4 shares kept tickets: nothing to share while the setup offer is still open (T1)
+        self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
         self.table.value = display.layout_html(players_html(view), routes_html(view, payable))
         self.history.value = self.events_html(view.events, last=8)
 

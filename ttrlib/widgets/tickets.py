@@ -134,7 +134,8 @@ def ticket_table_html(view: PlayerView, statuses: dict | None = None) -> str:
 def _deck_html(size: int) -> str:
     return (f"<div class='ttr-root'>{display.style()}<div class='ttr-frame'><div class='ttr-head'>"
             f"<span>Ticket deck</span></div><div style='font-size:22px;font-weight:800'>{size}"
-            "</div><div class='ttr-sub'>tickets face down</div></div></div>")
+            f"</div><div class='ttr-sub'>{'ticket' if size == 1 else 'tickets'} face down</div>"
+            "</div></div>")
 
 
 _PLAY_HINT = {
@@ -227,7 +228,7 @@ class TicketStepper(LessonWidget):
             self.curtain = True
             self.say(f"{seat_name(chooser)}'s choice is locked in and hidden. The "
                      f"{team_name(view.team)} ticket cardholder still holds "
-                     f"{len(view.team_tickets)} tickets: the shared tickets wait until "
+                     f"{display.plural(len(view.team_tickets), 'ticket')}: the shared tickets wait until "
                      f"{seat_name(mate)} has chosen too.", "success", rule="T1")
             return
         self.revealed = True
@@ -281,7 +282,7 @@ class TicketStepper(LessonWidget):
             view = self.view()
             self.last_draw = {"before": before, "offer": view.ticket_offer,
                               "during": view.ticket_deck_size}
-            self.say(f"You drew {len(view.ticket_offer)} tickets: the ticket deck went from "
+            self.say(f"You drew {display.plural(len(view.ticket_offer), 'ticket')}: the ticket deck went from "
                      f"{before} to {view.ticket_deck_size}.", rule="T2")
             self.render()
 

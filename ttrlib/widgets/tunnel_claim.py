@@ -84,8 +84,8 @@ class TunnelClaimStepper(LessonWidget):
         self.odds_panel = w.HTML()
         self.reveal_panel = w.HTML()
         self.cards = w.HTML()
-        self.tunnel_box = w.VBox([self.reveal_panel, w.HBox([self.turn_next]),
-                                  w.HBox([self.pay_choice, self.pay, self.withdraw])])
+        self.pay_row = w.HBox([self.pay_choice, self.pay, self.withdraw])
+        self.tunnel_box = w.VBox([self.reveal_panel, w.HBox([self.turn_next]), self.pay_row])
         self.shown = 0  # how many revealed cards the learner has turned so far
         # The tunnel being claimed: the view when the cards were laid down, the claim, and the
         # revealed cards (kept here in the kernel; a card reaches the page once it is turned).
@@ -186,7 +186,8 @@ class TunnelClaimStepper(LessonWidget):
         o = odds.tunnel_odds(view, route.id, claim)
         colour = "locomotives only (U5)" if o.color is Color.LOCOMOTIVE else \
             f"{o.color.value} or locomotives (U2)"
-        text = (f"Before you lay down: the tunnel turns up {route.tunnel} cards from a draw pile of "
+        when = "When you laid down" if self.attempt else "Before you lay down"
+        text = (f"{when}: the tunnel turns up {route.tunnel} cards from a draw pile of "
                 f"{view.draw_pile_size}; {len(view.unseen)} cards are unseen from your seat and "
                 f"{odds.matching_count(view.unseen, o.color)} of them would match {colour}. "
                 f"After laying down you could still pay up to {o.spare} extra card(s), so you can "
@@ -210,10 +211,11 @@ class TunnelClaimStepper(LessonWidget):
                                     rule=rule)
 
     def _show_tunnel_controls(self) -> None:
-        """Tunnel controls only for a tunnel: a plain route is claimed in one step (K2)."""
-        rid = self.route.value
-        tunnel = bool(self.attempt) or self.view().phase is Phase.TUNNEL or (
-            rid is not None and self.view().board.route(rid).is_tunnel)
+        """Tunnel controls only for a tunnel this seat may claim now or is claiming: a plain
+        route is claimed in one step (K2)."""
+        rid, view = self.route.value, self.view()
+        tunnel = bool(self.attempt) or view.phase is Phase.TUNNEL or (
+            view.my_turn and rid is not None and view.board.route(rid).is_tunnel)
         self.tunnel_box.layout.display = "flex" if tunnel else "none"
 
     # --- clicks ------------------------------------------------------------------------------
@@ -416,4 +418,6 @@ class TunnelClaimStepper(LessonWidget):
         self.pay_choice.options = pays
         self.pay_choice.value = chosen if chosen in values else (values[0] if values else None)
         highlight(self.pay, bool(pays))
+        # Pay or take back is decided once every card is turned (U3): the row waits until then.
+        self.pay_row.layout.display = "none" if self.turning else "flex"
         highlight(self.withdraw, any(isinstance(a, act.Withdraw) for a in legal))
