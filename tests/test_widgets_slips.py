@@ -289,8 +289,6 @@ def test_a_given_seed_deals_the_same_game_as_the_library():
 
 
 # --- narration order (C5, C6): produced by the engine --------------------------------------------
-@pytest.mark.xfail(strict=True, reason="game.py logs the C5 reset before the pick that caused "
-                   "it (engine event order; reported to the coordinator, issue 9 item 7)")
 def test_the_log_tells_the_pick_before_the_reset_it_caused():
     game = Game.from_position(
         seed=1, hands=[HAND, CardCounts(), CardCounts(), CardCounts()],

@@ -199,12 +199,13 @@ def test_deck_card_to_hand_then_second_card_to_the_cardholder():
 
 def test_face_up_card_to_cardholder_then_second_face_up_card_to_hand():
     s = CardSplitStepper(split_position())
-    click(s.take[1])  # red; the slot is refilled from the pile (yellow)
+    click(s.take[1])  # red; the slot stays empty until the card is placed (D3 policy)
     v = s.view()
-    assert v.drawn_card is Color.RED and v.face_up[1] is Color.YELLOW
+    assert v.drawn_card is Color.RED and v.face_up[1] is None
     assert "You drew this card: red" in s.message_text
     click(s.to_cardholder)
     assert "Your second card will go to your hand" in s.message_text
+    assert s.view().face_up[1] is Color.YELLOW  # refilled from the pile once placed
     click(s.take[2])  # blue, to the hand; refilled with white
     v = s.view()
     assert v.team_cardholder == HOLDER_A + CardCounts(red=1)
@@ -311,16 +312,20 @@ def test_empty_draw_pile_is_reshuffled_C6():
 
 
 def test_three_face_up_locomotives_reset_the_row_C5():
-    # Taking red from slot 1 turns up the locomotive on top of the pile: 3 locomotives (C5).
+    # Taking red from slot 1, then placing it, turns up the locomotive on top of the pile:
+    # 3 locomotives (C5), so the row is replaced (D3 policy: only after the card is placed).
     s = CardSplitStepper(split_position(draw_pile=["locomotive", "white", "black", "orange",
                                                    "purple", "green", "red", "yellow"]))
     click(s.take[1])
     v = s.view()
-    assert v.phase is Phase.PLACE_CARD and v.drawn_card is Color.RED
+    assert v.phase is Phase.PLACE_CARD and v.drawn_card is Color.RED and v.face_up[1] is None
+    assert "(C5)" not in plain(s.history.value)
+    click(s.to_hand)
+    v = s.view()
+    assert v.phase is Phase.SECOND_CARD
     assert sum(c is Color.LOCOMOTIVE for c in v.face_up) < 3
     assert v.face_up == (Color.WHITE, Color.BLACK, Color.ORANGE, Color.PURPLE, Color.GREEN)
     assert "(C5)" in plain(s.history.value)
-    assert "You drew this card: red" in s.message_text
 
 
 def test_a_new_game_is_ready_to_play():
