@@ -19,7 +19,7 @@ from ..errors import SetupError
 from ..game import FACE_UP, STARTING_HAND, TEAM_NAMES, TRAINS_PER_PLAYER, Game, seat_name
 from . import catalog, show
 
-__all__ = ["say", "log_markdown", "player_counts", "team_asia_words", "deck_words",
+__all__ = ["say", "log_markdown", "attempt", "cards_word", "words_list", "player_counts", "team_asia_words", "deck_words",
            "lessons_table", "seat_screen", "public_counts_table", "board_words", "map_words",
            "tunnels", "first_look", "k1_position", "k1_pictures", "K1_HANDS", "K1_CARDHOLDER"]
 
@@ -35,6 +35,20 @@ def log_markdown(game: Game, since: int = 0) -> str:
     """What the engine reported since event number ``since`` (the public log), as a list."""
     lines = [f"- {event['text']}" for event in game.events[since:]]
     return "\n".join(lines) or "- (nothing happened)"
+
+
+def attempt(game: Game, action) -> bool:
+    """Try ``action``: a move the rules forbid is shown as the engine's message (rule and reason)
+    and changes nothing. Returns whether the move was made."""
+    from ..errors import IllegalMove
+
+    try:
+        game.apply(action)
+    except IllegalMove as err:
+        show(pics.message_html(f"Refused: {err.reason}. Nothing changed.", "error",
+                               rule=err.rule))
+        return False
+    return True
 
 
 def cards_word(n: int, word: str = "card") -> str:
