@@ -37,9 +37,9 @@ def log_markdown(game: Game, since: int = 0) -> str:
     return "\n".join(lines) or "- (nothing happened)"
 
 
-def attempt(game: Game, action) -> bool:
+def attempt(game: Game, action) -> None:
     """Try ``action``: a move the rules forbid is shown as the engine's message (rule and reason)
-    and changes nothing. Returns whether the move was made."""
+    and changes nothing. Returns nothing, so that a cell ending with it shows no raw value."""
     from ..errors import IllegalMove
 
     try:
@@ -47,8 +47,6 @@ def attempt(game: Game, action) -> bool:
     except IllegalMove as err:
         show(pics.message_html(f"Refused: {err.reason}. Nothing changed.", "error",
                                rule=err.rule))
-        return False
-    return True
 
 
 def cards_word(n: int, word: str = "card") -> str:
@@ -109,7 +107,7 @@ def lessons_table(current: str = "00") -> str:
         name = f"**{entry.name}**" + (" (this one)" if entry.id == current else "")
         link = name if entry.id == current else f"[{entry.name}]({entry.file})"
         rows.append(f"| {link} | {entry.goals[0]} | {', '.join(entry.rules)} | "
-                    f"{entry.minutes} min |")
+                    f"{entry.minutes}\u00a0min |")
     total = catalog.total_minutes()
     hours, minutes = divmod(total, 60)
     rows.append("")
