@@ -282,6 +282,41 @@ def test_T3_rejected_tickets_go_to_the_bottom_of_the_ticket_deck():
     assert g.ticket_offer() == ["T04", "T05", "T06", "T07"]
 
 
+def test_T3_policy_rejected_tickets_go_to_the_bottom_in_the_order_offered():
+    """T3 policy: the offer is the top 4 of the deck, T00 T01 T02 T03 in that order; keeping
+    T02 puts T00, T01, T03 under the deck in exactly that order (offer order, not sorted and not
+    reversed)."""
+    g = midgame()
+    deck = list(g.ticket_deck)
+    g.apply(act.DrawTickets())
+    assert g.ticket_offer() == ["T00", "T01", "T02", "T03"]
+    g.apply(act.KeepTickets(["T02"], share="T02"))
+    assert g.ticket_deck == deck[4:] + ["T00", "T01", "T03"]
+
+
+def test_T3_policy_the_order_offered_is_kept_even_when_the_offer_is_not_sorted():
+    """A deck given top first as T09 T03 T07 T01: rejecting T09, T07 and T01 puts them at the
+    bottom as T09, T07, T01."""
+    top = ["T09", "T03", "T07", "T01"]
+    deck = top + [t for t in IDS if t not in top and t not in {f"T2{i}" for i in range(6)}]
+    g = midgame(ticket_deck=deck)
+    g.apply(act.DrawTickets())
+    g.apply(act.KeepTickets(["T03"], share="T03"))
+    assert g.ticket_deck == deck[4:] + ["T09", "T07", "T01"]
+
+
+def test_T3_policy_setup_rejects_go_to_the_bottom_in_deal_order():
+    """Setup (T1): A1's and A2's rejected tickets go under the deck when the team reveals, A1's
+    first, each in the order dealt."""
+    g = Game.new(players=4, seed=5, board=BOARD)
+    o0, o1 = g.ticket_offer(0), g.ticket_offer(1)
+    deck = list(g.ticket_deck)
+    g.apply(act.KeepTickets([o0[1], o0[3], o0[4]], share=o0[1]))
+    assert g.ticket_deck == deck  # hidden until A2 has chosen (T1)
+    g.apply(act.KeepTickets(o1[:3], share=o1[0]))
+    assert g.ticket_deck == deck + [o0[0], o0[2], o1[3], o1[4]]
+
+
 # --------------------------------------------------------------------------------------------------
 # T4: sharing tickets as a whole turn
 # --------------------------------------------------------------------------------------------------

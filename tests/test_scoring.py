@@ -462,6 +462,58 @@ def test_E4_six_players_two_teams_tie_the_third_does_not_score():
     assert [r.asian_express for r in rows] == [BONUS, BONUS, 0]
 
 
+# Parallel tracks: Hong Kong - Canton stays open with 4 players (K3, ``open_groups``), the
+# Lhasa - Kathmandu double only with 6.
+E4_PARALLEL_BOARD = board_from_dict({
+    "name": "E4 parallel board",
+    "cities": ["Hong Kong", "Canton", "Nanning", "Lhasa", "Kathmandu", "Delhi"],
+    "open_groups": ["hk-canton"],
+    "routes": [
+        {"id": "hkc-1", "a": "Hong Kong", "b": "Canton", "length": 2, "color": "gray",
+         "group": "hk-canton"},
+        {"id": "hkc-2", "a": "Hong Kong", "b": "Canton", "length": 2, "color": "gray",
+         "group": "hk-canton"},
+        {"id": "canton-nanning", "a": "Canton", "b": "Nanning", "length": 3, "color": "gray"},
+        {"id": "lk-1", "a": "Lhasa", "b": "Kathmandu", "length": 4, "color": "gray",
+         "group": "lhasa-kathmandu"},
+        {"id": "lk-2", "a": "Lhasa", "b": "Kathmandu", "length": 4, "color": "gray",
+         "group": "lhasa-kathmandu"},
+        {"id": "kathmandu-delhi", "a": "Kathmandu", "b": "Delhi", "length": 1, "color": "gray"},
+    ],
+    "tickets": [{"id": "T1", "a": "Hong Kong", "b": "Nanning", "points": 4}],
+})
+
+
+def test_E4_policy_teammates_parallel_hong_kong_canton_tracks_both_count():
+    """E4 policy, 4 players: A1 owns one Hong Kong - Canton track and Canton - Nanning; A2 claims
+    the parallel track (K3 leaves it open). The path Nanning - Canton - Hong Kong - Canton uses
+    each track once: 3 + 2 + 2 = 7 (by hand), where one track alone gives 3 + 2 = 5."""
+    game = Game.from_position(board=E4_PARALLEL_BOARD, claimed={"hkc-1": 0, "canton-nanning": 0},
+                              hands=[CardCounts(), CardCounts(red=2), CardCounts(), CardCounts()],
+                              to_move=1)
+    assert sheet(game, 0).longest_path == 5
+    game.apply(act.Claim("hkc-2", hand=CardCounts(red=2)))
+    assert game.owners["hkc-2"] == 1
+    assert sheet(game, 0).longest_path == 7
+    assert sheet(game, 0).asian_express == BONUS
+
+
+def test_E4_policy_six_players_any_double_route_both_tracks_count():
+    """6 players: every double is open (K3); teammates on both Lhasa - Kathmandu tracks have the
+    path Delhi - Kathmandu - Lhasa - Kathmandu: 1 + 4 + 4 = 9 (by hand). Team B, owning one
+    track and the Delhi link, has 5; team C, both tracks split between opponents, none."""
+    claimed = {"lk-1": 0, "lk-2": 1, "kathmandu-delhi": 0, "hkc-1": 2, "canton-nanning": 3}
+    game = Game.from_position(players=6, board=E4_PARALLEL_BOARD, claimed=claimed)
+    rows = [sheet(game, t) for t in range(3)]
+    assert [r.longest_path for r in rows] == [9, 5, 0]
+    assert [r.asian_express for r in rows] == [BONUS, 0, 0]
+
+
+def test_E4_policy_parallel_tracks_in_longest_trail_are_two_edges():
+    assert longest_trail([("A", "B", 4), ("A", "B", 4)]) == 8
+    assert longest_trail([("A", "B", 4), ("A", "B", 4), ("A", "B", 1)]) == 9
+
+
 # --------------------------------------------------------------------------------------------------
 # E5: Globetrotter
 # --------------------------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ Policies where the rulebook is silent (documented in the lessons and tested):
 * D4: when only one card can be drawn the player takes it, chooses its place, and the turn ends.
 * I1: a team's train cardholder is seen by both teammates only; face-up cards taken, and tunnel
   cards laid and taken back, are known to all until visibly played.
+* T3: rejected tickets go to the bottom of the ticket deck in the order they were offered (at
+  setup, when the team reveals: the first teammate's, then the second's).
 * A seat with no legal action passes; when every seat passes in a row the game ends.
 """
 
@@ -539,7 +541,8 @@ class Game:
     def _keep_tickets(self, seat: int, offer: list[str], a: act.KeepTickets) -> None:
         self.tickets[seat].extend(t for t in offer if t in a.keep and t != a.share)
         self.team_tickets[seat // 2].append(a.share)
-        self.ticket_deck.extend(t for t in offer if t not in a.keep)  # T3: to the bottom
+        # T3 policy: to the bottom, in the order they were offered.
+        self.ticket_deck.extend(t for t in offer if t not in a.keep)
 
     # --- T2 ------------------------------------------------------------------------------------
     def _draw_tickets(self, a: act.DrawTickets) -> None:

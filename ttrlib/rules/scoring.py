@@ -5,6 +5,8 @@ Scores belong to teams: both teammates' routes count together for tickets and th
 
 Policy (the rulebook is silent): the Asian Express goes to no one when no team has a route, and
 the Globetrotter to no one when no team completed a ticket; a bonus rewards something done.
+E4 policy: where teammates own two parallel tracks (Hong Kong - Canton with 4 players, any
+double route with 6), both count in the longest path, as any two tracks do.
 Tickets still on offer when the game ends (a pending choice) belong to no one and do not score.
 
 >>> ROUTE_POINTS[3], ROUTE_POINTS[6]
@@ -79,7 +81,9 @@ def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
 def longest_trail(edges: list[tuple[str, str, int]]) -> int:
     """Length (sum of route lengths) of the longest continuous path (E4).
 
-    Each route is used at most once; cities may be revisited (as in the base game). Exhaustive
+    Each route is used at most once; cities may be revisited (as in the base game). Policy: two
+    parallel tracks between the same cities (teammates may own both, K3) are two routes, and the
+    path may use both. Exhaustive
     depth-first search over trails, which is fast for the few dozen routes a team owns.
     """
     adj: dict[str, list[tuple[str, int, int]]] = {}
