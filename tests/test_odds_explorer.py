@@ -91,8 +91,17 @@ def test_locomotives_only_claim_relabels_k_and_uses_the_locomotive_count():  # r
     assert round(float(p0), 4) == 0.5754
     assert ox.exact().pmf == hyper(110, 14, 4)
     assert f"P(no extra card) = {p0}" in text(ox.law_panel)
-    ox.locomotives_only.value = False  # back to a colour claim: K keeps its value, max is 26
-    assert ox.matching.max == 26 and ox.matching.value == 14
+    # back to a colour claim (issue 9 slip): K at the fresh-deck count follows it back to
+    # 12 red + 14 locomotives = 26, and the message line says so
+    ox.locomotives_only.value = False
+    assert ox.matching.max == 26 and ox.matching.value == 26
+    assert "K is now 26" in ox.message_text and "U2" in ox.message_text
+    assert ox.exact().pmf == hyper(110, 26, 4)
+    # a K the learner set by hand is kept when the kind of claim changes back
+    ox.matching.value = 10
+    ox.locomotives_only.value = True
+    ox.locomotives_only.value = False
+    assert ox.matching.value == 10
 
 
 def test_locomotives_only_from_the_constructor():  # rule U5
