@@ -324,3 +324,119 @@ def test_page_runs_on_a_fresh_kernel_and_shows_only_html(name):
     for out in outputs:  # no stream, no repr, no error: only the pages' HTML
         assert out.output_type == "display_data" and "text/html" in out.data, out
     assert "<table" in outputs[-1].data["text/html"]
+
+
+# --- printed, in a real browser -------------------------------------------------------------
+# Chromium prints each handout to an A4 PDF (its own print engine, as a teacher's browser would);
+# pdftoppm (Debian's poppler-utils) turns every page into a PNG under test-artifacts/handouts/.
+
+def _need_browser(*tools: str):
+    """Skip (fail with TTR_REQUIRE_BROWSER=1) without Chromium, Playwright or a needed tool."""
+    import os
+    import shutil
+
+    import lab_harness as h
+
+    problem = None
+    if h.chromium_path() is None:
+        problem = h.INSTALL_HINT
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
+    for tool in tools:
+        if problem is None and shutil.which(tool) is None:
+            problem = f"{tool} is missing: `sudo apt-get install poppler-utils`"
+    if problem:
+        if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
+            pytest.fail(problem, pytrace=False)
+        pytest.skip(problem)
+
+
+def _pdf_pages_as_png(pdf: Path) -> list[Path]:
+    import subprocess
+
+    for old in pdf.parent.glob(f"{pdf.stem}-*.png"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-png", "-r", "110", str(pdf), str(pdf.with_suffix(""))],
+                   check=True, timeout=120)
+    return sorted(pdf.parent.glob(f"{pdf.stem}-*.png"))
+
+
+def _ink(png: Path) -> float:
+    """The share of the page's pixels that are not near white (0 for a blank page)."""
+    from matplotlib.image import imread
+
+    pixels = imread(png)[..., :3]
+    return float((pixels.mean(axis=-1) < 0.8).mean())
+
+
+@pytest.mark.browser
+def test_handouts_print_on_a4_and_the_cheat_sheet_on_one_page():
+    _need_browser("pdftoppm")
+    import lab_harness as h
+
+    out = h.ARTIFACTS / "handouts"
+    out.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    with h.browser() as browser:
+        page = browser.new_page()
+        for name, make in (("cheat-sheet", handouts.cheat_sheet_html),
+                           ("glossary", handouts.glossary_html)):
+            source = out / f"{name}.html"
+            source.write_text(make(document=True), encoding="utf-8")
+            page.goto(source.as_uri())
+            page.pdf(path=str(out / f"{name}.pdf"), format="A4", prefer_css_page_size=True)
+            pages[name] = _pdf_pages_as_png(out / f"{name}.pdf")
+    assert len(pages["cheat-sheet"]) == 1, "the cheat-sheet must fit one A4 page"
+    assert 1 <= len(pages["glossary"]) <= 3
+    for png in pages["cheat-sheet"] + pages["glossary"]:
+        assert _ink(png) > 0.02, f"{png} looks blank"
+
+
+@pytest.mark.browser
+def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alone(tmp_path):
+    """As ``make classroom`` serves them (the notebooks folder): the relative links of the
+    teacher's page lead to /voila/render/<lesson>, a click opens lesson 01, and the
+    cheat-sheet page printed from the browser is the one-page sheet without the page around it."""
+    _need_browser("pdftoppm")
+    import lab_harness as h
+
+    out = h.ARTIFACTS / "handouts"
+    out.mkdir(parents=True, exist_ok=True)
+    with h.browser() as browser, h.server("voila", tmp_path, notebook="notebooks") as (base, tok):
+        context = browser.new_context(viewport={"width": 1280, "height": 1200})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(f"{base}/voila/render/teachers.ipynb?token={tok}", timeout=180_000)
+            page.locator(".ttr-guide").last.wait_for(timeout=180_000)
+            assert page.locator(".ttr-guide table").count() >= 2 * len(catalog.lessons()) + 1
+            assert not page.locator(".jp-OutputArea-output", has_text="Traceback").count()
+            page.screenshot(path=str(out / "voila-teachers-top.png"))
+            hrefs = page.eval_on_selector_all(
+                ".jp-RenderedMarkdown a", "els => els.map(a => a.href.split('?')[0])")
+            for entry in catalog.lessons():
+                assert f"{base}/voila/render/{entry.file}" in hrefs, entry.file
+            for other in ("cheat-sheet.ipynb", "glossary.ipynb", "solutions.ipynb"):
+                assert f"{base}/voila/render/{other}" in hrefs, other
+            page.locator(".jp-RenderedMarkdown a[href='01-card-splits.ipynb']").first.click()
+            page.wait_for_url(re.compile(r"/voila/render/01-card-splits\.ipynb"))
+            page.get_by_text("Card splits: two cards, two places").first.wait_for(
+                timeout=180_000)
+
+            page.goto(f"{base}/voila/render/cheat-sheet.ipynb?token={tok}", timeout=180_000)
+            page.locator(".ttr-cheat").wait_for(timeout=180_000)
+            page.screenshot(path=str(out / "voila-cheat-sheet.png"), full_page=True)
+            page.pdf(path=str(out / "voila-cheat-sheet.pdf"), format="A4",
+                     prefer_css_page_size=True)
+        finally:
+            context.close()
+    printed = _pdf_pages_as_png(out / "voila-cheat-sheet.pdf")
+    assert len(printed) == 1, f"printing the Voila page gives {len(printed)} pages"
+    assert _ink(printed[0]) > 0.02, "the printed Voila page is blank"
+    # the same sheet as the standalone one: within a few percent of its ink
+    alone = _ink(out / "cheat-sheet-1.png") if (out / "cheat-sheet-1.png").exists() else None
+    if alone is not None:
+        assert abs(_ink(printed[0]) - alone) < 0.3 * alone

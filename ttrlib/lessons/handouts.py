@@ -136,50 +136,60 @@ def _inline(text: str) -> str:
 
 
 # One style for every page. The font sizes and the @page margins fit the cheat-sheet on one A4 page
-# (the test suite prints it through Chromium and counts the pages). A white card on screen, so
-# that it reads the same in a dark JupyterLab theme.
+# (the test suite prints it through Chromium and counts the pages). Every selector starts with two
+# classes ("div.ttr-page.ttr-page") to outrank JupyterLab's and Voila's own output style
+# (":not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td": right aligned, striped, themed colours);
+# a white card, so that it reads the same in a dark theme.
 _CSS = """
-.ttr-handout, .ttr-guide { font-family: "DejaVu Sans", Arial, sans-serif; color: #111;
-                           background: #fff; max-width: 190mm; padding: 2mm;
-                           box-sizing: border-box; }
-.ttr-handout h1 { font-size: 15pt; margin: 0 0 1mm 0; }
-.ttr-handout .ttr-sub { font-size: 8.5pt; color: #333; margin: 0 0 2mm 0; }
-.ttr-handout h2 { font-size: 10.5pt; margin: 2.5mm 0 0.8mm 0; border-bottom: 0.6pt solid #555;
-                  break-after: avoid; }
-.ttr-handout table { border-collapse: collapse; width: 100%; }
-.ttr-handout td, .ttr-handout th { vertical-align: top; text-align: left; padding: 0.6mm 1mm;
-                                   border-bottom: 0.3pt solid #bbb; }
-.ttr-handout .ttr-id { font-weight: bold; white-space: nowrap; width: 8mm; }
-.ttr-handout .ttr-policy { font-size: 0.85em; font-style: italic; color: #444; }
-.ttr-cheat { font-size: 8.6pt; line-height: 1.22; }
-.ttr-cheat .ttr-cols { column-count: 2; column-gap: 6mm; }
-.ttr-cheat section { break-inside: avoid; }
-.ttr-cheat .ttr-odds { margin-top: 2.5mm; }
-.ttr-cheat h2:first-child { margin-top: 0; }
-.ttr-glossary { font-size: 10pt; line-height: 1.35; }
-.ttr-glossary th { font-size: 9pt; border-bottom: 0.8pt solid #555; }
-.ttr-glossary table { table-layout: fixed; }
-.ttr-glossary .ttr-term { font-weight: bold; }
-.ttr-glossary tr { break-inside: avoid; }
-.ttr-guide { font-size: 11pt; line-height: 1.4; }
-.ttr-guide h3 { font-size: 11.5pt; margin: 3mm 0 1mm 0; }
-.ttr-guide table { border-collapse: collapse; width: 100%; margin-bottom: 2mm; }
-.ttr-guide td, .ttr-guide th { vertical-align: top; text-align: left; padding: 1mm 2mm;
-                               border-bottom: 0.5pt solid #bbb; }
-.ttr-guide th { border-bottom: 1pt solid #555; }
-.ttr-guide .ttr-num { white-space: nowrap; text-align: right; }
-.ttr-guide tfoot td { font-weight: bold; border-bottom: none; }
-.ttr-guide .ttr-answer { color: #333; }
-.ttr-guide li { margin-bottom: 1mm; }
+div.ttr-page.ttr-page { font-family: "DejaVu Sans", Arial, sans-serif; color: #111; background: #fff;
+               max-width: 190mm; padding: 2mm; box-sizing: border-box; text-align: left; }
+div.ttr-page.ttr-page table { border-collapse: collapse; width: 100%; margin: 0 0 2mm 0; color: #111;
+                     font-size: 1em; table-layout: auto; }
+div.ttr-page.ttr-page table td, div.ttr-page.ttr-page table th {
+  vertical-align: top; text-align: left; line-height: inherit; padding: 0.6mm 1mm;
+  border: none; border-bottom: 0.3pt solid #bbb; }
+div.ttr-page.ttr-page table tbody tr:nth-child(n), div.ttr-page.ttr-page table tbody tr:hover {
+  background: transparent; }
+div.ttr-page.ttr-page table th { font-weight: bold; border-bottom: 0.8pt solid #555; }
+div.ttr-page.ttr-page h1 { font-size: 15pt; font-weight: bold; margin: 0 0 1mm 0; padding: 0; color: #111; }
+div.ttr-page.ttr-page h2 { font-size: 10.5pt; font-weight: bold; margin: 2.5mm 0 0.8mm 0; padding: 0; color: #111;
+                  border-bottom: 0.6pt solid #555; break-after: avoid; }
+div.ttr-page.ttr-page h3 { font-size: 11.5pt; font-weight: bold; margin: 3mm 0 1mm 0; padding: 0; color: #111; }
+div.ttr-page.ttr-page p.ttr-sub { font-size: 8.5pt; color: #333; margin: 0 0 2mm 0; }
+div.ttr-page.ttr-page table td.ttr-id { font-weight: bold; white-space: nowrap; width: 8mm; }
+div.ttr-page.ttr-page .ttr-policy { font-size: 0.85em; font-style: italic; color: #444; }
+div.ttr-page.ttr-cheat { font-size: 8.6pt; line-height: 1.22; }
+div.ttr-page.ttr-cheat .ttr-cols { column-count: 2; column-gap: 6mm; }
+div.ttr-page.ttr-cheat section { break-inside: avoid; }
+div.ttr-page.ttr-cheat h2:first-child { margin-top: 0; }
+div.ttr-page.ttr-cheat p.ttr-odds { margin-top: 2.5mm; }
+div.ttr-page.ttr-glossary { font-size: 10pt; line-height: 1.35; }
+div.ttr-page.ttr-glossary table { table-layout: fixed; }
+div.ttr-page.ttr-glossary table th { font-size: 9pt; }
+div.ttr-page.ttr-glossary table td.ttr-term { font-weight: bold; }
+div.ttr-page.ttr-glossary table tr { break-inside: avoid; }
+div.ttr-page.ttr-guide { font-size: 11pt; line-height: 1.4; }
+div.ttr-page.ttr-guide table td, div.ttr-page.ttr-guide table th { padding: 1mm 2mm; border-bottom-width: 0.5pt; }
+div.ttr-page.ttr-guide table th { border-bottom-width: 1pt; }
+div.ttr-page.ttr-guide table .ttr-num { white-space: nowrap; text-align: right; }
+div.ttr-page.ttr-guide table tfoot td { font-weight: bold; border-bottom: none; }
+div.ttr-page.ttr-guide .ttr-answer { color: #333; }
+div.ttr-page.ttr-guide li { margin-bottom: 1mm; }
 @page { size: A4; margin: 12mm; }
 """
-# Only on the two handouts: printing their notebook page prints the sheet alone (JupyterLab or
-# Voila), not the notebook around it.
+# Only on the two handouts: printing their notebook page (JupyterLab or Voila) prints the sheet
+# alone. Everything that neither holds the sheet nor sits in it is left out, and the boxes that
+# hold it lose their scrolling and fixed heights, so that the printed flow is the sheet's own.
 _PRINT_ALONE_CSS = """
 @media print {
-  body * { visibility: hidden; }
-  .ttr-handout, .ttr-handout * { visibility: visible; }
-  .ttr-handout { position: absolute; left: 0; top: 0; max-width: none; width: 100%; }
+  body *:not(:has(.ttr-handout)):not(.ttr-handout):not(.ttr-handout *) { display: none !important; }
+  html:has(.ttr-handout), body:has(.ttr-handout), body *:has(.ttr-handout) {
+    position: static !important; overflow: visible !important; height: auto !important;
+    min-height: 0 !important; margin: 0 !important; padding: 0 !important;
+    border: none !important; box-shadow: none !important; background: #fff !important;
+    contain: none !important; display: block !important; width: auto !important;
+    max-width: none !important; }
+  div.ttr-page.ttr-page { max-width: none; width: 100%; padding: 0; }
 }
 """
 
@@ -211,7 +221,7 @@ def cheat_sheet_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> 
             + "</td></tr>" for r in members)
         sections.append(f"<section><h2>{html.escape(family)}</h2><table>{rows}</table></section>")
     body = (
-        '<div class="ttr-handout ttr-cheat" role="document" aria-label="Rules cheat-sheet">'
+        '<div class="ttr-page ttr-handout ttr-cheat" role="document" aria-label="Rules cheat-sheet">'
         "<h1>Ticket to Ride: Team Asia, the team rules on one page</h1>"
         '<p class="ttr-sub">Every rule ttrlib enforces, by its id; the lessons cite these ids. '
         "<em>(policy)</em>: the rulebook is silent on part of it and ttrlib decides (see the full "
@@ -242,7 +252,7 @@ def glossary_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> str
                     f"<td>{_inline(term.definition)}</td>"
                     f'<td class="ttr-rules">{", ".join(term.rules) or "tunnel odds paragraph"}</td></tr>')
     body = (
-        '<div class="ttr-handout ttr-glossary" role="document" aria-label="Glossary">'
+        '<div class="ttr-page ttr-handout ttr-glossary" role="document" aria-label="Glossary">'
         "<h1>Ticket to Ride: Team Asia, the words of the game</h1>"
         '<p class="ttr-sub">The words the lessons and the rules reference use, in alphabetical '
         "order, with the rules where each one appears.</p>"
@@ -265,7 +275,7 @@ def lessons_html() -> str:
     total = catalog.total_minutes()
     hours, minutes = divmod(total, 60)
     body = (
-        '<div class="ttr-guide"><table><thead><tr><th>lesson</th><th>first goal</th>'
+        '<div class="ttr-page ttr-guide"><table><thead><tr><th>lesson</th><th>first goal</th>'
         '<th>rules taught</th><th class="ttr-num">a learner alone</th></tr></thead>'
         f"<tbody>{rows}</tbody><tfoot><tr><td colspan=\"3\">all seven lessons</td>"
         f'<td class="ttr-num">{total} min ({hours} h {minutes:02d})</td></tr></tfoot>'
@@ -291,7 +301,7 @@ def guide_html(lesson_id: str) -> str:
         f"<td>{_rule_list(m.rules)}</td></tr>" for m in guide.misconceptions)
     uses = f" (and uses {_rule_list(entry.uses)})" if entry.uses else ""
     body = (
-        f'<div class="ttr-guide" aria-label="Teacher\'s guide to lesson {entry.id}">'
+        f'<div class="ttr-page ttr-guide" aria-label="Teacher\'s guide to lesson {entry.id}">'
         f"<p><strong>Rules taught:</strong> {_rule_list(entry.rules)}{uses}. "
         f"<strong>A learner alone:</strong> about {entry.minutes} minutes.</p>"
         f"<h3>Goals: what the learners will be able to do</h3><ul>{goals}</ul>"
