@@ -184,6 +184,8 @@ def test_guides_cite_only_rules_of_the_reference():
         cited = [r for item in guide.questions + guide.misconceptions for r in item.rules]
         assert cited and set(cited) <= known, entry.id
         assert all(item.rules for item in guide.misconceptions), entry.id
+        for question in guide.questions:  # the page shows the answer's text, so it names them
+            assert all(f"{r}" in question.answer for r in question.rules), question.ask
 
 
 def test_the_misconceptions_the_issue_names_are_in_the_guides():
@@ -415,6 +417,9 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
             assert page.locator(".ttr-guide table").count() >= 2 * len(catalog.lessons()) + 1
             assert not page.locator(".jp-OutputArea-output", has_text="Traceback").count()
             page.screenshot(path=str(out / "voila-teachers-top.png"))
+            guide_04 = page.locator(".ttr-guide").nth(1 + 4)  # after the overview table
+            guide_04.scroll_into_view_if_needed()
+            guide_04.screenshot(path=str(out / "voila-teachers-guide-04.png"))
             hrefs = page.eval_on_selector_all(
                 ".jp-RenderedMarkdown a", "els => els.map(a => a.href.split('?')[0])")
             for entry in catalog.lessons():

@@ -294,8 +294,8 @@ def guide_html(lesson_id: str) -> str:
                          f"<td>{html.escape(step.activity)}</td></tr>")
         start += step.minutes
     questions = "".join(
-        f"<li>{html.escape(q.ask)}<br><span class=\"ttr-answer\"><strong>Answer</strong> "
-        f"({_rule_list(q.rules)}): {html.escape(q.answer)}</span></li>" for q in guide.questions)
+        f"<li>{html.escape(q.ask)}<br><span class=\"ttr-answer\"><strong>Answer:</strong> "
+        f"{html.escape(q.answer)}</span></li>" for q in guide.questions)  # cites its rules
     wrong = "".join(
         f"<tr><td>{html.escape(m.belief)}</td><td>{html.escape(m.truth)}</td>"
         f"<td>{_rule_list(m.rules)}</td></tr>" for m in guide.misconceptions)
