@@ -53,3 +53,27 @@ def test_the_k1_position_is_the_one_the_key_describes():
     assert view.hand == CardCounts(red=3, blue=1)
     assert view.team_cardholder == CardCounts(green=1, locomotive=1)
     assert view.hand_sizes[1] == 5
+
+
+# --- the numbers lesson 00 states are computed, not typed (issue 14) --------------------------
+def test_player_and_team_counts_come_from_the_engine():
+    assert start_here.player_counts() == [4, 6]  # C2, read by hand: 4 or 6 players
+    words = start_here.team_asia_words()
+    assert "4 players in 2 teams or 6 players in 3 teams" in words
+    assert "A1, A2, B1, B2 (and C1, C2 with 6 players)" in words
+
+
+def test_lesson_times_are_read_from_the_catalogue_not_typed():
+    import json
+    import re
+
+    from ttrlib.lessons import catalog
+
+    table = start_here.lessons_table()
+    for entry in catalog.lessons():
+        assert re.search(rf"{re.escape(entry.name)}.*\| {entry.minutes}\u00a0min \|", table)
+    assert f"**{catalog.total_minutes()} minutes**" in table
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "00-start-here.ipynb")
+                    .read_text(encoding="utf-8"))
+    prose = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert not re.search(r"\d+ min", prose), "lesson 00 types a lesson time by hand"

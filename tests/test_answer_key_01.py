@@ -65,3 +65,25 @@ def test_d2_a_face_up_locomotive_first_is_the_whole_draw():
         len(after.team_cardholder) - len(before.team_cardholder))
     assert game.to_move == 1  # the turn is over
     assert KEY["d2-cards-taken"].answer == Fraction(taken)
+
+
+# --- the prose says what the engine allows (expected sentences written by hand) ----------------
+def test_may_now_walks_through_every_step_of_example_1():
+    game = card_splits.example()
+    game.apply(act.DrawCard(0))
+    assert "must** say where it goes: their hand or the team cardholder" in \
+        card_splits.may_now(game)
+    game.apply(act.PlaceCard("hand"))
+    text = card_splits.may_now(game)
+    assert ("from the deck, slot 0 (yellow), slot 2 (blue) or slot 4 (green); it will go to the "
+            "team cardholder") in text
+    assert "Not slot 1 (locomotive) or slot 3 (locomotive)" in text
+
+
+def test_the_stacked_position_resets_twice_after_the_placing():
+    game = card_splits.stacked_reset_position()
+    game.apply(act.DrawCard(0))
+    assert not any(e["kind"] == "reset" for e in game.events)  # nothing before the placing
+    game.apply(act.PlaceCard("hand"))
+    assert sum(e["kind"] == "reset" for e in game.events) == 2  # counted by hand: 2 rows of 5
+    assert len(game.discard) == 10

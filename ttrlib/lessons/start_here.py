@@ -20,7 +20,7 @@ from ..game import FACE_UP, STARTING_HAND, TEAM_NAMES, TRAINS_PER_PLAYER, Game, 
 from . import catalog, show
 
 __all__ = ["say", "log_markdown", "attempt", "cards_word", "words_list", "player_counts", "team_asia_words", "deck_words",
-           "lessons_table", "seat_screen", "public_counts_table", "board_words", "map_words",
+           "lessons_table", "seat_screen", "public_counts_table", "board_words", "board_map", "map_words",
            "tunnels", "first_look", "k1_position", "k1_pictures", "K1_HANDS", "K1_CARDHOLDER"]
 
 
@@ -143,6 +143,12 @@ def seat_screen(view) -> None:
         f"knows only that {mate} keeps {cards_word(view.ticket_counts[view.teammate], 'ticket')} "
         f"(I1).")
     show(ticket_table_html(view))
+    claimed = len(view.claimed)
+    say(f"The board as {view.name} sees it: {cards_word(claimed, 'track')} claimed so far, and "
+        f"the cities of the tickets {view.name} may read ringed.")
+    board_map(view.board, view.claimed, seat=view.seat,
+              tickets=list(view.tickets) + list(view.team_tickets),
+              ticket_label="Tickets this seat reads")
 
 
 def public_counts_table(view) -> str:
@@ -189,6 +195,18 @@ def board_words(board: Board | None = None) -> str:
             f"claimed, U1), "
             f"{len(groups)} double or triple routes, and **{len(board.tickets)} destination "
             f"tickets**.")
+
+
+def board_map(board: Board | None = None, claimed=None, *, seat: int | None = None,
+              tickets=(), ticket_label: str = "Your tickets") -> None:
+    """The board map (SVG, with its text alternative inside) on the page."""
+    from IPython.display import HTML, display
+
+    from ..maps import board_svg
+
+    board = board or teaching_board()
+    display(HTML(board_svg(board, claimed, seat=seat, tickets=tickets,
+                           ticket_label=ticket_label)))
 
 
 def map_words(board: Board | None = None) -> str:

@@ -11,7 +11,7 @@ from .. import display as pics
 from ..game import Game, Phase, seat_name
 from ..widgets.tickets import hidden_tickets_html
 from . import show
-from .start_here import attempt, cards_word, log_markdown, say, words_list
+from .start_here import attempt, board_map, cards_word, log_markdown, say, words_list
 
 __all__ = ["pictures", "screen", "setup_words", "choice_words", "screens_words", "bottom_words",
            "play_until_my_turn", "bots_for", "sees_position", "SEES", "t3_position", "T3_OFFER",
@@ -73,6 +73,8 @@ def setup_words(game: Game) -> None:
         f"{'none' if not leaked else ticket_words(game, leaked)}.")
     show(pictures(game, a1.dealt_tickets, "A1's tickets from the deal (only A1 sees them)"),
          pictures(game, a2.dealt_tickets, "A2's tickets from the deal (only A2 sees them)"))
+    say("A1's five on the map, their cities ringed, to choose with the cities in sight:")
+    board_map(game.board, seat=0, tickets=a1.dealt_tickets, ticket_label="A1's tickets on offer")
 
 
 def choice_words(game: Game) -> None:
