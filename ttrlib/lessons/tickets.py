@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from .. import display as pics
 from ..game import Game, Phase, seat_name
-from ..widgets.tickets import hidden_tickets_html
 from . import show
 from .start_here import attempt, board_map, cards_word, log_markdown, say, words_list
 
@@ -29,6 +28,8 @@ def ticket_words(game: Game, ids) -> str:
 
 def screen(game: Game, seat: int) -> str:
     """One seat's screen: only what its view holds (I1)."""
+    from ..widgets.tickets import hidden_tickets_html  # a picture that lives with the widget
+
     v = game.view(seat)
     mate = seat_name(v.teammate)
     team = v.name[0]
