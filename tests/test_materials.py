@@ -165,3 +165,283 @@ def test_a_bad_catalogue_is_refused_with_the_file_and_field(tmp_path, bad, messa
 def test_a_missing_reference_is_a_clear_error(tmp_path):
     with pytest.raises(handouts.ReferenceError, match="rules reference .* is missing"):
         handouts.rules(tmp_path / "nowhere.md")
+
+
+# --- the teacher's guides -------------------------------------------------------------------
+
+def test_every_lesson_has_a_guide_whose_plan_fills_45_minutes():
+    for entry in catalog.lessons():
+        guide = catalog.guide(entry.id)
+        assert sum(step.minutes for step in guide.plan) == 45, entry.id
+        assert 3 <= len(guide.questions) <= 5, entry.id
+        assert guide.misconceptions, entry.id
+
+
+def test_guides_cite_only_rules_of_the_reference():
+    known = _reference_ids()
+    for entry in catalog.lessons():
+        guide = catalog.guide(entry.id)
+        cited = [r for item in guide.questions + guide.misconceptions for r in item.rules]
+        assert cited and set(cited) <= known, entry.id
+        assert all(item.rules for item in guide.misconceptions), entry.id
+        for question in guide.questions:  # the page shows the answer's text, so it names them
+            assert all(f"{r}" in question.answer for r in question.rules), question.ask
+
+
+def test_the_misconceptions_the_issue_names_are_in_the_guides():
+    """Issue 9 names these; each must be answered by the rule that settles it."""
+    wanted = {  # (lesson, rule, words in the belief), written from the issue
+        ("04", "U2", "extra cost by themselves"), ("04", "U2", "revealed locomotive"),
+        ("03", "K1", "teammate's cards"), ("01", "D3", "second card may be a face-up locomotive"),
+        ("02", "I1", "see my teammate's tickets"),
+    }
+    for lesson_id, rule, words in wanted:
+        guide = catalog.guide(lesson_id)
+        assert any(words in m.belief and rule in m.rules for m in guide.misconceptions), words
+
+
+_GUIDE = """[[guide]]
+lesson = "00"
+plan = [{ minutes = 40, activity = "a" }, { minutes = 4, activity = "b" }]
+questions = [{ ask = "q", answer = "a", rules = ["C1"] }, { ask = "q", answer = "a", rules = ["C1"] },
+             { ask = "q", answer = "a", rules = ["C1"] }]
+misconceptions = [{ belief = "b", truth = "t", rules = ["C1"] }]
+"""
+
+
+@pytest.mark.parametrize("change, message", [
+    ((), "take 44 minutes, not 45"),
+    (("questions = [", "questions = [{ ask = 'q', answer = 'a', rules = ['C1'] }, "
+      "{ ask = 'q', answer = 'a', rules = ['C1'] }, { ask = 'q', answer = 'a', rules = ['C1'] }, "),
+     "6 questions, not 3 to 5"),
+    (('lesson = "00"', 'lesson = "09"'), "no such lesson"),
+])
+def test_a_bad_guide_is_refused(tmp_path, change, message):
+    text = _GUIDE.replace("minutes = 4,", "minutes = 5,") if change else _GUIDE
+    if change:
+        text = text.replace(*change)
+    path = tmp_path / "guides.toml"
+    path.write_text(text)
+    only_00 = catalog.lessons()[:1]
+    with pytest.raises(CatalogError, match=message):
+        catalog.read_guides(path, only_00)
+
+
+def test_a_good_guide_file_reads(tmp_path):
+    path = tmp_path / "guides.toml"
+    path.write_text(_GUIDE.replace("minutes = 4,", "minutes = 5,"))
+    assert [s.minutes for s in catalog.read_guides(path, catalog.lessons()[:1])["00"].plan] == [40, 5]
+
+
+def test_guide_page_shows_the_plan_with_running_times():
+    page = handouts.guide_html("01")
+    plan = catalog.guide("01").plan
+    assert f"0-{plan[0].minutes}</td>" in page
+    assert ">45 min</td><td>in all" in page
+    for goal in catalog.lesson("01").goals:
+        assert goal in page.replace("&#x27;", "'")
+
+
+# --- the cheat-sheet and the glossary -------------------------------------------------------
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"(?<![A-Za-z])\d+", text))
+
+
+def test_cheat_sheet_has_one_summary_per_rule_and_its_numbers_are_the_rules():
+    lines = handouts.summaries()
+    by_id = {rule.id: rule for rule in handouts.rules(REFERENCE)}
+    assert set(lines) == set(by_id)
+    for rule_id, line in lines.items():
+        assert _numbers(line) <= _numbers(by_id[rule_id].text), rule_id
+    sheet = handouts.cheat_sheet_html(path=REFERENCE)
+    for rule_id in by_id:
+        assert f'<td class="ttr-id">{rule_id}</td>' in sheet
+    assert sheet.count("(policy)</span>") == sum(r.has_policy for r in by_id.values())
+    assert "0.3342" in sheet  # the fresh-deck odds, quoted from the reference
+
+
+def test_glossary_terms_appear_in_the_reference_and_in_the_rules_they_cite():
+    reference = handouts.reference_markdown(REFERENCE)
+    by_id = {rule.id: rule for rule in handouts.rules(REFERENCE)}
+    terms = handouts.glossary()
+    named = {t.term for t in terms}
+    for needed in ("cardholder", "locomotive", "tunnel", "unseen card", "face-up row", "draw pile",
+                   "discard pile", "ticket cardholder", "seat", "team", "parallel tracks",
+                   "longest path"):
+        assert needed in named, needed
+    for term in terms:
+        forms = re.compile("|".join(r"\b" + re.escape(f) for f in (term.term, *term.aliases)),
+                           re.IGNORECASE)
+        assert forms.search(reference), term.term
+        for rule_id in term.rules:
+            assert rule_id in by_id, (term.term, rule_id)
+            assert forms.search(by_id[rule_id].text), (term.term, rule_id)
+    page = handouts.glossary_html(path=REFERENCE)
+    assert page.count('<td class="ttr-term">') == len(terms)
+
+
+def test_handouts_refuse_a_reference_without_a_summary(tmp_path):
+    extra = tmp_path / "rules.md"
+    extra.write_text(REFERENCE.read_text() + "\n## More\n- **Z9** A rule nobody summarised.\n")
+    with pytest.raises(CatalogError, match="no summary for rule.*Z9"):
+        handouts.cheat_sheet_html(path=extra)
+
+
+# --- the three pages ------------------------------------------------------------------------
+
+PAGES = ("teachers.ipynb", "cheat-sheet.ipynb", "glossary.ipynb")
+
+
+def test_teachers_page_links_every_lesson_and_the_handouts():
+    text = "\n".join(_markdown_cells(NOTEBOOKS / "teachers.ipynb"))
+    targets = set(re.findall(r"\]\(([^)#?]+)\)", text))
+    expected = {x.file for x in catalog.lessons()} | {"cheat-sheet.ipynb", "glossary.ipynb",
+                                                     "solutions.ipynb"}
+    assert expected <= targets
+    headings = re.findall(r"^## (\d\d .*)$", text, re.MULTILINE)
+    assert headings == [x.name for x in catalog.lessons()]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_relative_link_on_the_pages_exists(name):
+    text = "\n".join(_markdown_cells(NOTEBOOKS / name))
+    for target in re.findall(r"\]\(([^)#?]+)\)", text):
+        assert "://" not in target and not target.startswith("/"), (name, target)
+        assert (NOTEBOOKS / target).is_file(), (name, target)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", PAGES)
+def test_page_runs_on_a_fresh_kernel_and_shows_only_html(name):
+    import nbclient
+    import nbformat
+
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "stored clean"
+    nbclient.NotebookClient(nb, timeout=60, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert outputs
+    for out in outputs:  # no stream, no repr, no error: only the pages' HTML
+        assert out.output_type == "display_data" and "text/html" in out.data, out
+    assert "<table" in outputs[-1].data["text/html"]
+
+
+# --- printed, in a real browser -------------------------------------------------------------
+# Chromium prints each handout to an A4 PDF (its own print engine, as a teacher's browser would);
+# pdftoppm (Debian's poppler-utils) turns every page into a PNG under test-artifacts/handouts/.
+
+def _need_browser(*tools: str):
+    """Skip (fail with TTR_REQUIRE_BROWSER=1) without Chromium, Playwright or a needed tool."""
+    import os
+    import shutil
+
+    import lab_harness as h
+
+    problem = None
+    if h.chromium_path() is None:
+        problem = h.INSTALL_HINT
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
+    for tool in tools:
+        if problem is None and shutil.which(tool) is None:
+            problem = f"{tool} is missing: `sudo apt-get install poppler-utils`"
+    if problem:
+        if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
+            pytest.fail(problem, pytrace=False)
+        pytest.skip(problem)
+
+
+def _pdf_pages_as_png(pdf: Path) -> list[Path]:
+    import subprocess
+
+    for old in pdf.parent.glob(f"{pdf.stem}-*.png"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-png", "-r", "110", str(pdf), str(pdf.with_suffix(""))],
+                   check=True, timeout=120)
+    return sorted(pdf.parent.glob(f"{pdf.stem}-*.png"))
+
+
+def _ink(png: Path) -> float:
+    """The share of the page's pixels that are not near white (0 for a blank page)."""
+    from matplotlib.image import imread
+
+    pixels = imread(png)[..., :3]
+    return float((pixels.mean(axis=-1) < 0.8).mean())
+
+
+@pytest.mark.browser
+def test_handouts_print_on_a4_and_the_cheat_sheet_on_one_page():
+    _need_browser("pdftoppm")
+    import lab_harness as h
+
+    out = h.ARTIFACTS / "handouts"
+    out.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    with h.browser() as browser:
+        page = browser.new_page()
+        for name, make in (("cheat-sheet", handouts.cheat_sheet_html),
+                           ("glossary", handouts.glossary_html)):
+            source = out / f"{name}.html"
+            source.write_text(make(document=True), encoding="utf-8")
+            page.goto(source.as_uri())
+            page.pdf(path=str(out / f"{name}.pdf"), format="A4", prefer_css_page_size=True)
+            pages[name] = _pdf_pages_as_png(out / f"{name}.pdf")
+    assert len(pages["cheat-sheet"]) == 1, "the cheat-sheet must fit one A4 page"
+    assert 1 <= len(pages["glossary"]) <= 3
+    for png in pages["cheat-sheet"] + pages["glossary"]:
+        assert _ink(png) > 0.02, f"{png} looks blank"
+
+
+@pytest.mark.browser
+def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alone(tmp_path):
+    """As ``make classroom`` serves them (the notebooks folder): the relative links of the
+    teacher's page lead to /voila/render/<lesson>, a click opens lesson 01, and the
+    cheat-sheet page printed from the browser is the one-page sheet without the page around it."""
+    _need_browser("pdftoppm")
+    import lab_harness as h
+
+    out = h.ARTIFACTS / "handouts"
+    out.mkdir(parents=True, exist_ok=True)
+    with h.browser() as browser, h.server("voila", tmp_path, notebook="notebooks") as (base, tok):
+        context = browser.new_context(viewport={"width": 1280, "height": 1200})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(f"{base}/voila/render/teachers.ipynb?token={tok}", timeout=180_000)
+            page.locator(".ttr-guide").last.wait_for(timeout=180_000)
+            assert page.locator(".ttr-guide table").count() >= 2 * len(catalog.lessons()) + 1
+            assert not page.locator(".jp-OutputArea-output", has_text="Traceback").count()
+            page.screenshot(path=str(out / "voila-teachers-top.png"))
+            guide_04 = page.locator(".ttr-guide").nth(1 + 4)  # after the overview table
+            guide_04.scroll_into_view_if_needed()
+            guide_04.screenshot(path=str(out / "voila-teachers-guide-04.png"))
+            hrefs = page.eval_on_selector_all(
+                ".jp-RenderedMarkdown a", "els => els.map(a => a.href.split('?')[0])")
+            for entry in catalog.lessons():
+                assert f"{base}/voila/render/{entry.file}" in hrefs, entry.file
+            for other in ("cheat-sheet.ipynb", "glossary.ipynb", "solutions.ipynb"):
+                assert f"{base}/voila/render/{other}" in hrefs, other
+            page.locator(".jp-RenderedMarkdown a[href='01-card-splits.ipynb']").first.click()
+            page.wait_for_url(re.compile(r"/voila/render/01-card-splits\.ipynb"))
+            page.get_by_text("Card splits: two cards, two places").first.wait_for(
+                timeout=180_000)
+
+            page.goto(f"{base}/voila/render/cheat-sheet.ipynb?token={tok}", timeout=180_000)
+            page.locator(".ttr-cheat").wait_for(timeout=180_000)
+            page.screenshot(path=str(out / "voila-cheat-sheet.png"), full_page=True)
+            page.pdf(path=str(out / "voila-cheat-sheet.pdf"), format="A4",
+                     prefer_css_page_size=True)
+        finally:
+            context.close()
+    printed = _pdf_pages_as_png(out / "voila-cheat-sheet.pdf")
+    assert len(printed) == 1, f"printing the Voila page gives {len(printed)} pages"
+    assert _ink(printed[0]) > 0.02, "the printed Voila page is blank"
+    # the same sheet as the standalone one: within a few percent of its ink
+    alone = _ink(out / "cheat-sheet-1.png") if (out / "cheat-sheet-1.png").exists() else None
+    if alone is not None:
+        assert abs(_ink(printed[0]) - alone) < 0.3 * alone

@@ -1,4 +1,4 @@
-"""Printable handouts made from the rules reference: a one-page cheat-sheet and a glossary.
+"""The teacher's pages: a one-page rules cheat-sheet, a glossary and the lesson guides, as HTML.
 
 ``docs/team-asia-rules.md`` is parsed into its rules (``- **K1** text`` under a ``## family``
 heading); ``cheat_sheet_html()`` lists every rule id with a one-line summary, grouped by family, on
@@ -6,6 +6,9 @@ one A4 page; ``glossary_html()`` defines the words of the game, each with the ru
 appears. The one-line summaries (``cheatsheet.toml``) and the definitions (``glossary.toml``) are
 written by hand beside this module; the ids, families, order and policy marks come from the
 reference, and ``tests/test_materials.py`` checks the hand-written parts against it.
+
+``lessons_html()`` and ``guide_html(id)`` render the lesson catalogue and the teacher's guides
+(``catalog.toml``, ``guides.toml``) for ``notebooks/teachers.ipynb``.
 
 ``python -m ttrlib.lessons.handouts DIR`` writes both pages as HTML files into DIR.
 """
@@ -18,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ttrlib.lessons import catalog
 from ttrlib.lessons.catalog import CatalogError, load_toml
 
 REFERENCE_PATH = Path(__file__).resolve().parents[2] / "docs" / "team-asia-rules.md"
@@ -131,39 +135,67 @@ def _inline(text: str) -> str:
     return re.sub(r"`(.+?)`", r"<code>\1</code>", out)
 
 
-# Shared by both pages. The @page and print rules fit the cheat-sheet on one A4 page (the test
-# suite prints it through Chromium and counts the pages); on screen the page is a plain card.
+# One style for every page. The font sizes and the @page margins fit the cheat-sheet on one A4 page
+# (the test suite prints it through Chromium and counts the pages). Every selector starts with two
+# classes ("div.ttr-page.ttr-page") to outrank JupyterLab's and Voila's own output style
+# (":not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td": right aligned, striped, themed colours);
+# a white card, so that it reads the same in a dark theme.
 _CSS = """
-.ttr-handout { font-family: "DejaVu Sans", Arial, sans-serif; color: #111; max-width: 190mm; }
-.ttr-handout h1 { font-size: 15pt; margin: 0 0 1mm 0; }
-.ttr-handout .ttr-sub { font-size: 8pt; color: #333; margin: 0 0 2mm 0; }
-.ttr-handout h2 { font-size: 9.5pt; margin: 2mm 0 0.8mm 0; border-bottom: 0.6pt solid #555;
-                  break-after: avoid; }
-.ttr-handout table { border-collapse: collapse; width: 100%; }
-.ttr-handout td, .ttr-handout th { vertical-align: top; text-align: left; padding: 0.5mm 1mm;
-                                   border-bottom: 0.3pt solid #bbb; }
-.ttr-handout .ttr-id { font-weight: bold; white-space: nowrap; width: 7mm; }
-.ttr-handout .ttr-policy { font-size: 0.85em; font-style: italic; color: #444; }
-.ttr-cheat { font-size: 8pt; line-height: 1.22; }
-.ttr-cheat .ttr-cols { column-count: 2; column-gap: 6mm; }
-.ttr-cheat section { break-inside: avoid; }
-.ttr-glossary { font-size: 10pt; line-height: 1.35; }
-.ttr-glossary th { font-size: 9pt; border-bottom: 0.8pt solid #555; }
-.ttr-glossary .ttr-term { font-weight: bold; width: 32mm; }
-.ttr-glossary .ttr-rules { white-space: nowrap; width: 24mm; }
-.ttr-glossary tr { break-inside: avoid; }
+div.ttr-page.ttr-page { font-family: "DejaVu Sans", Arial, sans-serif; color: #111; background: #fff;
+               max-width: 190mm; padding: 2mm; box-sizing: border-box; text-align: left; }
+div.ttr-page.ttr-page table { border-collapse: collapse; width: 100%; margin: 0 0 2mm 0; color: #111;
+                     font-size: 1em; table-layout: auto; }
+div.ttr-page.ttr-page table td, div.ttr-page.ttr-page table th {
+  vertical-align: top; text-align: left; line-height: inherit; padding: 0.6mm 1mm;
+  border: none; border-bottom: 0.3pt solid #bbb; }
+div.ttr-page.ttr-page table tbody tr:nth-child(n), div.ttr-page.ttr-page table tbody tr:hover {
+  background: transparent; }
+div.ttr-page.ttr-page table th { font-weight: bold; border-bottom: 0.8pt solid #555; }
+div.ttr-page.ttr-page h1 { font-size: 15pt; font-weight: bold; margin: 0 0 1mm 0; padding: 0; color: #111; }
+div.ttr-page.ttr-page h2 { font-size: 10.5pt; font-weight: bold; margin: 2.5mm 0 0.8mm 0; padding: 0; color: #111;
+                  border-bottom: 0.6pt solid #555; break-after: avoid; }
+div.ttr-page.ttr-page h3 { font-size: 11.5pt; font-weight: bold; margin: 3mm 0 1mm 0; padding: 0; color: #111; }
+div.ttr-page.ttr-page p.ttr-sub { font-size: 8.5pt; color: #333; margin: 0 0 2mm 0; }
+div.ttr-page.ttr-page table td.ttr-id { font-weight: bold; white-space: nowrap; width: 8mm; }
+div.ttr-page.ttr-page .ttr-policy { font-size: 0.85em; font-style: italic; color: #444; }
+div.ttr-page.ttr-cheat { font-size: 8.6pt; line-height: 1.22; }
+div.ttr-page.ttr-cheat .ttr-cols { column-count: 2; column-gap: 6mm; }
+div.ttr-page.ttr-cheat section { break-inside: avoid; }
+div.ttr-page.ttr-cheat h2:first-child { margin-top: 0; }
+div.ttr-page.ttr-cheat p.ttr-odds { margin-top: 2.5mm; }
+div.ttr-page.ttr-glossary { font-size: 10pt; line-height: 1.35; }
+div.ttr-page.ttr-glossary table { table-layout: fixed; }
+div.ttr-page.ttr-glossary table th { font-size: 9pt; }
+div.ttr-page.ttr-glossary table td.ttr-term { font-weight: bold; }
+div.ttr-page.ttr-glossary table tr { break-inside: avoid; }
+div.ttr-page.ttr-guide { font-size: 11pt; line-height: 1.4; }
+div.ttr-page.ttr-guide table td, div.ttr-page.ttr-guide table th { padding: 1mm 2mm; border-bottom-width: 0.5pt; }
+div.ttr-page.ttr-guide table th { border-bottom-width: 1pt; }
+div.ttr-page.ttr-guide table .ttr-num { white-space: nowrap; text-align: right; }
+div.ttr-page.ttr-guide table tfoot td { font-weight: bold; border-bottom: none; }
+div.ttr-page.ttr-guide .ttr-answer { color: #333; }
+div.ttr-page.ttr-guide li { margin-bottom: 1mm; }
 @page { size: A4; margin: 12mm; }
+"""
+# Only on the two handouts: printing their notebook page (JupyterLab or Voila) prints the sheet
+# alone. Everything that neither holds the sheet nor sits in it is left out, and the boxes that
+# hold it lose their scrolling and fixed heights, so that the printed flow is the sheet's own.
+_PRINT_ALONE_CSS = """
 @media print {
-  /* Print only the handout, also from the notebook page (JupyterLab or Voila). */
-  body * { visibility: hidden; }
-  .ttr-handout, .ttr-handout * { visibility: visible; }
-  .ttr-handout { position: absolute; left: 0; top: 0; max-width: none; width: 100%; }
+  body *:not(:has(.ttr-handout)):not(.ttr-handout):not(.ttr-handout *) { display: none !important; }
+  html:has(.ttr-handout), body:has(.ttr-handout), body *:has(.ttr-handout) {
+    position: static !important; overflow: visible !important; height: auto !important;
+    min-height: 0 !important; margin: 0 !important; padding: 0 !important;
+    border: none !important; box-shadow: none !important; background: #fff !important;
+    contain: none !important; display: block !important; width: auto !important;
+    max-width: none !important; }
+  div.ttr-page.ttr-page { max-width: none; width: 100%; padding: 0; }
 }
 """
 
 
-def _page(body: str, title: str, *, document: bool) -> str:
-    style = f"<style>{_CSS}</style>"
+def _page(body: str, title: str, *, document: bool, print_alone: bool = True) -> str:
+    style = f"<style>{_CSS}{_PRINT_ALONE_CSS if print_alone else ''}</style>"
     if not document:
         return style + body
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
@@ -173,7 +205,8 @@ def _page(body: str, title: str, *, document: bool) -> str:
 def cheat_sheet_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> str:
     """Every rule id with its one-line summary, by family; ``document=True``: a whole HTML page."""
     lines = summaries()
-    all_rules = rules(path)
+    markdown = reference_markdown(path)
+    all_rules = parse_rules(markdown)
     missing = [r.id for r in all_rules if r.id not in lines]
     if missing:
         raise CatalogError(f"{SUMMARIES_PATH}: no summary for rule(s) {', '.join(missing)}")
@@ -188,13 +221,22 @@ def cheat_sheet_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> 
             + "</td></tr>" for r in members)
         sections.append(f"<section><h2>{html.escape(family)}</h2><table>{rows}</table></section>")
     body = (
-        '<div class="ttr-handout ttr-cheat" role="document" aria-label="Rules cheat-sheet">'
+        '<div class="ttr-page ttr-handout ttr-cheat" role="document" aria-label="Rules cheat-sheet">'
         "<h1>Ticket to Ride: Team Asia, the team rules on one page</h1>"
         '<p class="ttr-sub">Every rule ttrlib enforces, by its id; the lessons cite these ids. '
         "<em>(policy)</em>: the rulebook is silent on part of it and ttrlib decides (see the full "
         "rules reference, docs/team-asia-rules.md).</p>"
-        f'<div class="ttr-cols">{"".join(sections)}</div></div>')
+        f'<div class="ttr-cols">{"".join(sections)}</div>{_odds_footer(markdown)}</div>')
     return _page(body, "Team Asia rules cheat-sheet", document=document)
+
+
+def _odds_footer(markdown: str) -> str:
+    """The reference's fresh-deck tunnel odds, word for word, or nothing if it has none."""
+    match = re.search(r"Fresh-deck check figures(.*?)(?:\n\s*\n|\Z)", markdown, re.S)
+    if not match:
+        return ""
+    return (f'<p class="ttr-sub ttr-odds"><strong>Tunnel odds, fresh deck</strong> '
+            f'{_inline(" ".join(match[1].split()))}</p>')
 
 
 def glossary_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> str:
@@ -208,15 +250,69 @@ def glossary_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> str
                                f"{', '.join(unknown)}")
         rows.append(f'<tr><td class="ttr-term">{html.escape(term.term)}</td>'
                     f"<td>{_inline(term.definition)}</td>"
-                    f'<td class="ttr-rules">{", ".join(term.rules) or "odds paragraph"}</td></tr>')
+                    f'<td class="ttr-rules">{", ".join(term.rules) or "tunnel odds paragraph"}</td></tr>')
     body = (
-        '<div class="ttr-handout ttr-glossary" role="document" aria-label="Glossary">'
+        '<div class="ttr-page ttr-handout ttr-glossary" role="document" aria-label="Glossary">'
         "<h1>Ticket to Ride: Team Asia, the words of the game</h1>"
         '<p class="ttr-sub">The words the lessons and the rules reference use, in alphabetical '
         "order, with the rules where each one appears.</p>"
-        "<table><thead><tr><th>word</th><th>what it means</th><th>rules</th></tr></thead>"
+        "<table><colgroup><col style=\"width: 34mm\"><col><col style=\"width: 26mm\">"
+        "</colgroup><thead><tr><th>word</th><th>what it means</th><th>rules</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>")
     return _page(body, "Team Asia glossary", document=document)
+
+
+def _rule_list(ids) -> str:
+    return ", ".join(ids)
+
+
+def lessons_html() -> str:
+    """The lesson catalogue as a table: each lesson linked, its rules and its time alone."""
+    rows = "".join(
+        f'<tr><td><a href="{x.file}">{html.escape(x.name)}</a></td>'
+        f"<td>{html.escape(x.goals[0])}</td><td>{_rule_list(x.rules)}</td>"
+        f'<td class="ttr-num">{x.minutes} min</td></tr>' for x in catalog.lessons())
+    total = catalog.total_minutes()
+    hours, minutes = divmod(total, 60)
+    body = (
+        '<div class="ttr-page ttr-guide"><table><thead><tr><th>lesson</th><th>first goal</th>'
+        '<th>rules taught</th><th class="ttr-num">a learner alone</th></tr></thead>'
+        f"<tbody>{rows}</tbody><tfoot><tr><td colspan=\"3\">all seven lessons</td>"
+        f'<td class="ttr-num">{total} min ({hours} h {minutes:02d})</td></tr></tfoot>'
+        "</table></div>")
+    return _page(body, "The lessons", document=False, print_alone=False)
+
+
+def guide_html(lesson_id: str) -> str:
+    """One lesson's guide: goals, the 45-minute plan, questions to ask, misconceptions."""
+    entry, guide = catalog.lesson(lesson_id), catalog.guide(lesson_id)
+    goals = "".join(f"<li>{html.escape(g)}</li>" for g in entry.goals)
+    plan_rows, start = [], 0
+    for step in guide.plan:
+        plan_rows.append(f'<tr><td class="ttr-num">{start}-{start + step.minutes}</td>'
+                         f'<td class="ttr-num">{step.minutes} min</td>'
+                         f"<td>{html.escape(step.activity)}</td></tr>")
+        start += step.minutes
+    questions = "".join(
+        f"<li>{html.escape(q.ask)}<br><span class=\"ttr-answer\"><strong>Answer:</strong> "
+        f"{html.escape(q.answer)}</span></li>" for q in guide.questions)  # cites its rules
+    wrong = "".join(
+        f"<tr><td>{html.escape(m.belief)}</td><td>{html.escape(m.truth)}</td>"
+        f"<td>{_rule_list(m.rules)}</td></tr>" for m in guide.misconceptions)
+    uses = f" (and uses {_rule_list(entry.uses)})" if entry.uses else ""
+    body = (
+        f'<div class="ttr-page ttr-guide" aria-label="Teacher\'s guide to lesson {entry.id}">'
+        f"<p><strong>Rules taught:</strong> {_rule_list(entry.rules)}{uses}. "
+        f"<strong>A learner alone:</strong> about {entry.minutes} minutes.</p>"
+        f"<h3>Goals: what the learners will be able to do</h3><ul>{goals}</ul>"
+        "<h3>A 45-minute class</h3><table><thead><tr><th class=\"ttr-num\">minute</th>"
+        "<th class=\"ttr-num\">time</th><th>what happens</th></tr></thead>"
+        f"<tbody>{''.join(plan_rows)}</tbody><tfoot><tr><td></td>"
+        f'<td class="ttr-num">{start} min</td><td>in all</td></tr></tfoot></table>'
+        f"<h3>What to ask the class</h3><ol>{questions}</ol>"
+        "<h3>What players get wrong</h3><table><thead><tr><th>players think</th>"
+        f"<th>the rules say</th><th>rule</th></tr></thead><tbody>{wrong}</tbody></table></div>")
+    return _page(body, f"Guide to lesson {entry.id}", document=False, print_alone=False)
 
 
 def main(argv: list[str]) -> int:
