@@ -426,14 +426,45 @@ def test_the_matplotlib_map_draws_every_track_and_marks_claimed_ones(board):
     plt.close(fig)
 
 
-def test_team_game_shows_the_board_map_on_demand():
+def test_team_game_map_updates_after_every_claim():
+    from ttrlib import actions as act
     from ttrlib.widgets import TeamGame
 
     w = TeamGame(seed=4)
-    assert w.board_map.value == ""
-    w.map_button.click()
-    assert w.board_map.value.startswith("<img") and "base64," in w.board_map.value
-    assert w.map_button.description == "Update the board map"
+    assert w.board_map.value.count("<svg") == 1 and "0 tracks claimed" in w.board_map.value
+    session = w.session
+    claimed = 0
+    for _ in range(400):  # play on until two claims are on the board, clicking like a learner
+        view = session.view()
+        if session.is_over or len(view.claimed) >= 2:
+            break
+        if not view.my_turn:
+            w.others.click()
+            continue
+        claims = [a for a in session.legal_actions() if isinstance(a, act.Claim)]
+        session.bot_plays_my_turn() if not claims else session.apply(claims[0])
+        w.render()
+    claimed = len(session.view().claimed)
+    assert claimed >= 2
+    assert f"{claimed} tracks claimed" in w.board_map.value
+    owners = session.view().claimed
+    from ttrlib import seat_name
+
+    for route_id, seat in owners.items():
+        assert route_id in w.board_map.value and f">{seat_name(seat)}<" in w.board_map.value
+    w.close()
+
+
+def test_ticket_offer_is_shown_on_the_map():
+    from ttrlib.widgets import TicketStepper
+
+    s = TicketStepper(seed=4)
+    view = s.view()
+    assert "svg" in s.board_map.value
+    for t in view.ticket_offer:
+        ticket = view.board.ticket(t)
+        assert ticket.a in s.board_map.value and ticket.b in s.board_map.value
+    s.close()
 
 
 # --- in a browser ------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from ..cards import CardCounts
 from ..errors import SaveError
 from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
 from ..rules.scoring import TeamScore
-from .base import LessonWidget, button, highlight, safe
+from .base import LessonWidget, board_map_html, button, highlight, safe
 from .tickets import TicketChooser, ticket_table_html
 
 _CSS = """
@@ -205,8 +205,8 @@ class TeamGame(LessonWidget):
                                     confirm_label="Share the ticked tickets",
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")
         self.others = button("Let the others play", self.next_turn, width="200px")
-        self.map_button = button("Show the board map", self.show_map, width="180px")
         self.board_map = w.HTML()
+        self._map_key = None  # what the drawn map shows: redrawn only when that changes
         self.save_slot = w.Text(value="my-game", description="Save name",
                                 style={"description_width": "80px"},
                                 layout=w.Layout(width="260px"))
@@ -225,7 +225,7 @@ class TeamGame(LessonWidget):
             w.HBox([self.route, self.payment, self.claim_button]), self.route_note,
             self.cards, self.tickets,
             label("<b>Tickets</b> (T2-T4)"), w.HBox([self.draw_tickets]), self.sharer,
-            self.table, w.HBox([self.map_button]), self.board_map, self.history,
+            self.table, label("<b>The board</b>"), self.board_map, self.history,
             label("<b>Save / load</b> (kept on the server, signed: a changed file is refused)"),
             w.HBox([self.save_slot, self.save_button, self.load_button]),
         ]
@@ -236,7 +236,7 @@ class TeamGame(LessonWidget):
     def reset(self) -> None:
         for chooser in (self.chooser, self.sharer):
             chooser.set_tickets(())
-        self.board_map.value = ""
+        self._map_key = None
         self.session.play_setup()
 
     def _my_move(self) -> bool:
@@ -321,30 +321,6 @@ class TeamGame(LessonWidget):
         self.render()
 
     @safe
-    def show_map(self) -> None:
-        """Draw the board with the claimed tracks (on demand: a drawing takes a moment)."""
-        import base64
-        import io
-
-        import matplotlib.pyplot as plt
-
-        from ..maps import draw_board
-
-        view = self.view()
-        fig, ax = plt.subplots(figsize=(10, 6.5))
-        try:
-            draw_board(view.board, view.claimed, ax=ax,
-                       title=f"The board now: {len(view.claimed)} tracks claimed")
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
-        finally:
-            plt.close(fig)
-        data = base64.b64encode(buf.getvalue()).decode()
-        self.board_map.value = (f"<img alt='board map' style='max-width:100%' "
-                                f"src='data:image/png;base64,{data}'/>")
-        self.map_button.description = "Update the board map"
-
-    @safe
     def save(self) -> None:
         from ..signed_save import slot_name
 
@@ -367,7 +343,7 @@ class TeamGame(LessonWidget):
         for chooser in (self.chooser, self.sharer):
             chooser.board = board
             chooser.set_tickets(())
-        self.board_map.value = ""
+        self._map_key = None
         self.session.play_setup()
         self.render()
         view = self.view()
@@ -451,6 +427,16 @@ class TeamGame(LessonWidget):
         self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
         self.table.value = display.layout_html(players_html(view), routes_html(view, payable))
         self.history.value = self.events_html(view.events, last=8)
+        self._render_map(view, choosing)
+
+    def _render_map(self, view: PlayerView, choosing: bool) -> None:
+        """The map after every move: claimed tracks, and this seat's tickets (or its offer)."""
+        tickets = tuple(view.ticket_offer) if choosing else tuple(view.tickets + view.team_tickets)
+        key = (tuple(sorted(view.claimed.items())), tickets, choosing)
+        if key != self._map_key:
+            self._map_key = key
+            self.board_map.value = board_map_html(
+                view, tickets, ticket_label="Tickets on offer" if choosing else "Your tickets")
 
     def _render_routes(self, view: PlayerView, payable: set[str], legal: list) -> None:
         board = view.board

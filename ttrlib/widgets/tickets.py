@@ -21,7 +21,7 @@ from .. import actions as act
 from .. import display
 from ..board import Board
 from ..game import Game, Phase, PlayerView, seat_name, team_name
-from .base import LessonWidget, button, close_all, highlight, safe
+from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
 
 
 def _box_layout() -> w.Layout:
@@ -167,6 +167,7 @@ class TicketStepper(LessonWidget):
         self.step = w.HTML()
         self.table = w.HTML()
         self.notes = w.HTML()
+        self.board_map = w.HTML()  # the offer's cities on the board, redrawn with each offer
         board = self.view().board
         self.chooser = TicketChooser(board, "keep", self.confirm_choice)
         self.continue_button = button("Continue", self.pass_screen, width="auto")
@@ -346,6 +347,8 @@ class TicketStepper(LessonWidget):
             # the last seat's offer is emptied (its checkboxes closed), the sharer too (T1, I1).
             self.chooser.set_tickets(())
             self.sharer.set_tickets(())
+        if stage in ("curtain", "revealed"):
+            self.board_map.value = ""  # the last seat's offer must not stay in the page (I1)
         self.children = [self.top_bar(), *build()]
 
     def _render_setup(self) -> list:
@@ -366,7 +369,9 @@ class TicketStepper(LessonWidget):
             hidden_tickets_html(view.ticket_counts[view.teammate],
                                 f"Teammate {seat_name(view.teammate)}'s tickets"),
             direction="row")
-        return [self.header, self.step, self.chooser, self.message, self.table]
+        self.board_map.value = board_map_html(view, view.ticket_offer,
+                                              ticket_label=f"{name}'s 5 tickets")
+        return [self.header, self.step, self.chooser, self.message, self.table, self.board_map]
 
     def _render_curtain(self) -> list:
         done, nxt = seat_name(self.seat), seat_name(self.seat ^ 1)
@@ -412,9 +417,12 @@ class TicketStepper(LessonWidget):
         highlight(self.others, not view.my_turn and not self.session.is_over)
         self.notes.value = self._t3_html(view)
         self.history.value = self.events_html(view.events)
+        self.board_map.value = board_map_html(
+            view, view.ticket_offer if choosing else None,
+            ticket_label="Tickets on offer" if choosing else "Your tickets")
         return [self.header, self.step, self.table, self.chooser,
-                w.HBox([self.draw_tickets]), self.sharer, self.message, self.notes,
-                self.others, self.history]
+                w.HBox([self.draw_tickets]), self.sharer, self.message, self.board_map,
+                self.notes, self.others, self.history]
 
     def _t3_html(self, view: PlayerView) -> str:
         info = self.last_draw
