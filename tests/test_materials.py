@@ -445,3 +445,31 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
     alone = _ink(out / "cheat-sheet-1.png") if (out / "cheat-sheet-1.png").exists() else None
     if alone is not None:
         assert abs(_ink(printed[0]) - alone) < 0.3 * alone
+
+
+@pytest.mark.browser
+def test_teachers_page_links_open_the_lessons_in_jupyterlab(tmp_path):
+    """In JupyterLab a click on a lesson link of the teacher's page opens that notebook, and
+    the guides (run from the Run menu) show their tables; a screenshot goes to the artifacts."""
+    _need_browser()
+    import lab_harness as h
+
+    out = h.ARTIFACTS / "handouts"
+    out.mkdir(parents=True, exist_ok=True)
+    with h.browser() as browser, h.server("lab", tmp_path) as (base, token):
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            h.open_notebook(page, base, token, "notebooks/teachers.ipynb", workspace="teachers")
+            h.run_all_cells(page)
+            assert not h.error_outputs(page)
+            assert page.locator(".jp-OutputArea-output .ttr-guide table").count() >= 15
+            page.screenshot(path=str(out / "lab-teachers.png"))
+            page.locator(".jp-RenderedMarkdown a", has_text="03 Claiming routes").first.click()
+            page.wait_for_function(
+                "() => window.jupyterapp.shell.currentWidget?.context?.path"
+                " === 'notebooks/03-claiming-routes.ipynb'", timeout=60_000)
+        finally:
+            context.close()
+            h.shutdown_kernels(base, token)
