@@ -450,8 +450,9 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
 @pytest.mark.browser
 def test_teachers_page_links_open_the_lessons_in_jupyterlab(tmp_path):
     """In JupyterLab a click on a lesson link of the teacher's page opens that notebook, and
-    the guides (run from the Run menu) show their tables; a screenshot goes to the artifacts."""
-    _need_browser()
+    the guides (run from the Run menu) show their tables; the browser's Print of the cheat-sheet
+    page is one page with the sheet alone."""
+    _need_browser("pdftoppm")
     import lab_harness as h
 
     out = h.ARTIFACTS / "handouts"
@@ -470,6 +471,13 @@ def test_teachers_page_links_open_the_lessons_in_jupyterlab(tmp_path):
             page.wait_for_function(
                 "() => window.jupyterapp.shell.currentWidget?.context?.path"
                 " === 'notebooks/03-claiming-routes.ipynb'", timeout=60_000)
+            # the browser's own Print of the cheat-sheet page: the one-page sheet alone
+            h.open_notebook(page, base, token, "notebooks/cheat-sheet.ipynb", workspace="sheet")
+            h.run_all_cells(page)
+            page.locator(".ttr-cheat").wait_for()
+            page.pdf(path=str(out / "lab-cheat-sheet.pdf"), format="A4", prefer_css_page_size=True)
         finally:
             context.close()
             h.shutdown_kernels(base, token)
+    printed = _pdf_pages_as_png(out / "lab-cheat-sheet.pdf")
+    assert len(printed) == 1 and _ink(printed[0]) > 0.02, "printing the JupyterLab page"
