@@ -98,7 +98,7 @@ def test_catalogue_rules_exist_and_every_rule_is_taught():
 
 
 def test_catalogue_rules_match_each_lessons_rules_line():
-    """'**Rules in this lesson:** K1, K2 (with ...)' in each notebook names the catalogue's rules."""
+    """'**Rules in this lesson:** K1, K2 (with ...)' in each lesson names the catalogue's rules."""
     for entry in catalog.lessons():
         text = "\n".join(_markdown_cells(NOTEBOOKS / entry.file))
         match = re.search(r"\*\*Rules in this lesson:?\*\*:?\s*([^(\n]*)", text)
@@ -203,7 +203,8 @@ def test_the_misconceptions_the_issue_names_are_in_the_guides():
 _GUIDE = """[[guide]]
 lesson = "00"
 plan = [{ minutes = 40, activity = "a" }, { minutes = 4, activity = "b" }]
-questions = [{ ask = "q", answer = "a", rules = ["C1"] }, { ask = "q", answer = "a", rules = ["C1"] },
+questions = [{ ask = "q", answer = "a", rules = ["C1"] },
+             { ask = "q", answer = "a", rules = ["C1"] },
              { ask = "q", answer = "a", rules = ["C1"] }]
 misconceptions = [{ belief = "b", truth = "t", rules = ["C1"] }]
 """
@@ -230,7 +231,8 @@ def test_a_bad_guide_is_refused(tmp_path, change, message):
 def test_a_good_guide_file_reads(tmp_path):
     path = tmp_path / "guides.toml"
     path.write_text(_GUIDE.replace("minutes = 4,", "minutes = 5,"))
-    assert [s.minutes for s in catalog.read_guides(path, catalog.lessons()[:1])["00"].plan] == [40, 5]
+    guide = catalog.read_guides(path, catalog.lessons()[:1])["00"]
+    assert [step.minutes for step in guide.plan] == [40, 5]
 
 
 def test_guide_page_shows_the_plan_with_running_times():
