@@ -98,7 +98,7 @@ def test_catalogue_rules_exist_and_every_rule_is_taught():
 
 
 def test_catalogue_rules_match_each_lessons_rules_line():
-    """'**Rules in this lesson:** K1, K2 (with ...)' in each notebook names the catalogue's rules."""
+    """'**Rules in this lesson:** K1, K2 (with ...)' in each lesson names the catalogue's rules."""
     for entry in catalog.lessons():
         text = "\n".join(_markdown_cells(NOTEBOOKS / entry.file))
         match = re.search(r"\*\*Rules in this lesson:?\*\*:?\s*([^(\n]*)", text)
@@ -203,7 +203,8 @@ def test_the_misconceptions_the_issue_names_are_in_the_guides():
 _GUIDE = """[[guide]]
 lesson = "00"
 plan = [{ minutes = 40, activity = "a" }, { minutes = 4, activity = "b" }]
-questions = [{ ask = "q", answer = "a", rules = ["C1"] }, { ask = "q", answer = "a", rules = ["C1"] },
+questions = [{ ask = "q", answer = "a", rules = ["C1"] },
+             { ask = "q", answer = "a", rules = ["C1"] },
              { ask = "q", answer = "a", rules = ["C1"] }]
 misconceptions = [{ belief = "b", truth = "t", rules = ["C1"] }]
 """
@@ -230,7 +231,8 @@ def test_a_bad_guide_is_refused(tmp_path, change, message):
 def test_a_good_guide_file_reads(tmp_path):
     path = tmp_path / "guides.toml"
     path.write_text(_GUIDE.replace("minutes = 4,", "minutes = 5,"))
-    assert [s.minutes for s in catalog.read_guides(path, catalog.lessons()[:1])["00"].plan] == [40, 5]
+    guide = catalog.read_guides(path, catalog.lessons()[:1])["00"]
+    assert [step.minutes for step in guide.plan] == [40, 5]
 
 
 def test_guide_page_shows_the_plan_with_running_times():
@@ -445,3 +447,39 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
     alone = _ink(out / "cheat-sheet-1.png") if (out / "cheat-sheet-1.png").exists() else None
     if alone is not None:
         assert abs(_ink(printed[0]) - alone) < 0.3 * alone
+
+
+@pytest.mark.browser
+def test_teachers_page_links_open_the_lessons_in_jupyterlab(tmp_path):
+    """In JupyterLab a click on a lesson link of the teacher's page opens that notebook, and
+    the guides (run from the Run menu) show their tables; the browser's Print of the cheat-sheet
+    page is one page with the sheet alone."""
+    _need_browser("pdftoppm")
+    import lab_harness as h
+
+    out = h.ARTIFACTS / "handouts"
+    out.mkdir(parents=True, exist_ok=True)
+    with h.browser() as browser, h.server("lab", tmp_path) as (base, token):
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            h.open_notebook(page, base, token, "notebooks/teachers.ipynb", workspace="teachers")
+            h.run_all_cells(page)
+            assert not h.error_outputs(page)
+            assert page.locator(".jp-OutputArea-output .ttr-guide table").count() >= 15
+            page.screenshot(path=str(out / "lab-teachers.png"))
+            page.locator(".jp-RenderedMarkdown a", has_text="03 Claiming routes").first.click()
+            page.wait_for_function(
+                "() => window.jupyterapp.shell.currentWidget?.context?.path"
+                " === 'notebooks/03-claiming-routes.ipynb'", timeout=60_000)
+            # the browser's own Print of the cheat-sheet page: the one-page sheet alone
+            h.open_notebook(page, base, token, "notebooks/cheat-sheet.ipynb", workspace="sheet")
+            h.run_all_cells(page)
+            page.locator(".ttr-cheat").wait_for()
+            page.pdf(path=str(out / "lab-cheat-sheet.pdf"), format="A4", prefer_css_page_size=True)
+        finally:
+            context.close()
+            h.shutdown_kernels(base, token)
+    printed = _pdf_pages_as_png(out / "lab-cheat-sheet.pdf")
+    assert len(printed) == 1 and _ink(printed[0]) > 0.02, "printing the JupyterLab page"

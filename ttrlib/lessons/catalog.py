@@ -1,4 +1,4 @@
-"""The lesson catalogue: one list of the lessons 00-06 with their files, titles, rules, times and goals.
+"""The lesson catalogue: the lessons 00-06 with their files, titles, rules, times and goals.
 
 The data lives in ``catalog.toml`` beside this module (and the teacher's guides in ``guides.toml``);
 README's lesson table, lesson 00 and the teacher's guide quote it, so there is one set of lesson

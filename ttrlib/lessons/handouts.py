@@ -141,9 +141,11 @@ def _inline(text: str) -> str:
 # (":not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td": right aligned, striped, themed colours);
 # a white card, so that it reads the same in a dark theme.
 _CSS = """
-div.ttr-page.ttr-page { font-family: "DejaVu Sans", Arial, sans-serif; color: #111; background: #fff;
+div.ttr-page.ttr-page { font-family: "DejaVu Sans", Arial, sans-serif; color: #111;
+  background: #fff;
                max-width: 190mm; padding: 2mm; box-sizing: border-box; text-align: left; }
-div.ttr-page.ttr-page table { border-collapse: collapse; width: 100%; margin: 0 0 2mm 0; color: #111;
+div.ttr-page.ttr-page table { border-collapse: collapse; width: 100%; margin: 0 0 2mm 0;
+  color: #111;
                      font-size: 1em; table-layout: auto; }
 div.ttr-page.ttr-page table td, div.ttr-page.ttr-page table th {
   vertical-align: top; text-align: left; line-height: inherit; padding: 0.6mm 1mm;
@@ -151,10 +153,13 @@ div.ttr-page.ttr-page table td, div.ttr-page.ttr-page table th {
 div.ttr-page.ttr-page table tbody tr:nth-child(n), div.ttr-page.ttr-page table tbody tr:hover {
   background: transparent; }
 div.ttr-page.ttr-page table th { font-weight: bold; border-bottom: 0.8pt solid #555; }
-div.ttr-page.ttr-page h1 { font-size: 15pt; font-weight: bold; margin: 0 0 1mm 0; padding: 0; color: #111; }
-div.ttr-page.ttr-page h2 { font-size: 10.5pt; font-weight: bold; margin: 2.5mm 0 0.8mm 0; padding: 0; color: #111;
+div.ttr-page.ttr-page h1 { font-size: 15pt; font-weight: bold; margin: 0 0 1mm 0; padding: 0;
+  color: #111; }
+div.ttr-page.ttr-page h2 { font-size: 10.5pt; font-weight: bold; margin: 2.5mm 0 0.8mm 0;
+  padding: 0; color: #111;
                   border-bottom: 0.6pt solid #555; break-after: avoid; }
-div.ttr-page.ttr-page h3 { font-size: 11.5pt; font-weight: bold; margin: 3mm 0 1mm 0; padding: 0; color: #111; }
+div.ttr-page.ttr-page h3 { font-size: 11.5pt; font-weight: bold; margin: 3mm 0 1mm 0; padding: 0;
+  color: #111; }
 div.ttr-page.ttr-page p.ttr-sub { font-size: 8.5pt; color: #333; margin: 0 0 2mm 0; }
 div.ttr-page.ttr-page table td.ttr-id { font-weight: bold; white-space: nowrap; width: 8mm; }
 div.ttr-page.ttr-page .ttr-policy { font-size: 0.85em; font-style: italic; color: #444; }
@@ -169,7 +174,8 @@ div.ttr-page.ttr-glossary table th { font-size: 9pt; }
 div.ttr-page.ttr-glossary table td.ttr-term { font-weight: bold; }
 div.ttr-page.ttr-glossary table tr { break-inside: avoid; }
 div.ttr-page.ttr-guide { font-size: 11pt; line-height: 1.4; }
-div.ttr-page.ttr-guide table td, div.ttr-page.ttr-guide table th { padding: 1mm 2mm; border-bottom-width: 0.5pt; }
+div.ttr-page.ttr-guide table td, div.ttr-page.ttr-guide table th { padding: 1mm 2mm;
+  border-bottom-width: 0.5pt; }
 div.ttr-page.ttr-guide table th { border-bottom-width: 1pt; }
 div.ttr-page.ttr-guide table .ttr-num { white-space: nowrap; text-align: right; }
 div.ttr-page.ttr-guide table tfoot td { font-weight: bold; border-bottom: none; }
@@ -221,7 +227,8 @@ def cheat_sheet_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> 
             + "</td></tr>" for r in members)
         sections.append(f"<section><h2>{html.escape(family)}</h2><table>{rows}</table></section>")
     body = (
-        '<div class="ttr-page ttr-handout ttr-cheat" role="document" aria-label="Rules cheat-sheet">'
+        '<div class="ttr-page ttr-handout ttr-cheat" role="document" '
+        'aria-label="Rules cheat-sheet">'
         "<h1>Ticket to Ride: Team Asia, the team rules on one page</h1>"
         '<p class="ttr-sub">Every rule ttrlib enforces, by its id; the lessons cite these ids. '
         "<em>(policy)</em>: the rulebook is silent on part of it and ttrlib decides (see the full "
@@ -248,9 +255,9 @@ def glossary_html(*, document: bool = False, path: Path = REFERENCE_PATH) -> str
         if unknown:
             raise CatalogError(f"{GLOSSARY_PATH}: {term.term!r} cites unknown rule(s) "
                                f"{', '.join(unknown)}")
+        where = ", ".join(term.rules) or "tunnel odds paragraph"
         rows.append(f'<tr><td class="ttr-term">{html.escape(term.term)}</td>'
-                    f"<td>{_inline(term.definition)}</td>"
-                    f'<td class="ttr-rules">{", ".join(term.rules) or "tunnel odds paragraph"}</td></tr>')
+                    f"<td>{_inline(term.definition)}</td><td>{where}</td></tr>")
     body = (
         '<div class="ttr-page ttr-handout ttr-glossary" role="document" aria-label="Glossary">'
         "<h1>Ticket to Ride: Team Asia, the words of the game</h1>"
