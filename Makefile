@@ -6,7 +6,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test classroom bench clean
+.PHONY: lab lessons-copy fresh-lessons test classroom bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,42 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[lab,test]"
 	touch $(STAMP)
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00-start-here.ipynb $(ROOT_FLAG) $(LAB_ARGS)
+# `make lab` opens the learner's own copy of the lessons, so that JupyterLab's autosave (typed
+# answers, outputs) never changes the shipped lessons in notebooks/. The copy (git-ignored) is
+# made on first use, with every sub-folder and data file of notebooks/; it sits beside
+# notebooks/, so a lesson's links to ../docs work in both.
+LESSONS := notebooks
+LESSONS_COPY ?= my-lessons
+lab: $(STAMP) lessons-copy
+	$(BIN)/jupyter lab $(LESSONS_COPY)/00-start-here.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
+lessons-copy:
+	@if [ ! -e "$(LESSONS_COPY)" ]; then \
+	  cp -R "$(LESSONS)" "$(LESSONS_COPY)" && \
+	  echo "Made your own copy of the lessons in $(LESSONS_COPY)/ ($(LESSONS)/ stays as shipped)."; \
+	fi
+
+# Start again from the shipped lessons: the old copy is moved aside (never deleted), named with
+# the date and time, and a fresh copy is made.
+fresh-lessons:
+	@if [ -e "$(LESSONS_COPY)" ]; then \
+	  old="$(LESSONS_COPY)-$$(date +%Y%m%d-%H%M%S)"; \
+	  mv "$(LESSONS_COPY)" "$$old" && echo "Your old copy is now in $$old/"; \
+	fi
+	@$(MAKE) --no-print-directory lessons-copy LESSONS_COPY="$(LESSONS_COPY)"
+
+# The classroom app serves the shipped lessons with the settings in classroom/voila.py (read
+# that file for each one). For a class opening one lesson together, start a kernel ahead of
+# time for every learner: `make classroom CLASS_LESSON=01-card-splits.ipynb CLASS_SIZE=30`.
+# It listens on this machine only; for learners on other machines add
+# VOILA_ARGS=--Voila.ip=0.0.0.0 . The kernels start in notebooks/, as in JupyterLab.
 VOILA_PORT ?= 8866
+CLASS_LESSON ?=
+CLASS_SIZE ?= 0
 classroom: $(STAMP)
-	$(BIN)/voila notebooks --port=$(VOILA_PORT) --no-browser --show_tracebacks=False $(VOILA_ARGS)
+	cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" \
+	  $(abspath $(BIN))/voila . --Voila.config_file_paths=$(CURDIR)/classroom \
+	  --port=$(VOILA_PORT) --Voila.port_retries=0 --no-browser $(VOILA_ARGS)
 
 PYTEST_ARGS ?= -n 2
 test: $(STAMP)

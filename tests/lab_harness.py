@@ -68,6 +68,43 @@ def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90)
     raise RuntimeError(f"server did not answer {url} in {timeout} s:\n{log.read_text()[-3000:]}")
 
 
+def _isolated_env(tmp: Path) -> dict[str, str]:
+    """The environment for a server under test: Jupyter config, runtime and settings under
+    ``tmp``, so nothing of the user's own Jupyter set-up leaks in."""
+    env = dict(os.environ)
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR"):
+        (tmp / name).mkdir(parents=True, exist_ok=True)
+        env[name] = str(tmp / name)
+    settings = tmp / "lab-settings"
+    for rel, value in LAB_SETTINGS.items():
+        f = settings / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(value))
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
+    return env
+
+
+@contextmanager
+def _running(cmd: list[str], probe: str, log: Path, *, cwd: Path, env: dict[str, str],
+             timeout: float = 90):
+    """Start ``cmd``, wait until ``probe`` answers 200, yield the process, stop it."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _wait_http(probe, proc, log, timeout)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+VOILA_PROBE = "/voila/api/themes/@jupyterlab/theme-light-extension/index.css"
+
+
 @contextmanager
 def server(kind: str, tmp: Path, *, notebook: str | None = None):
     """Run ``jupyter lab`` (kind="lab") or ``voila`` (kind="voila") on a free loopback port.
@@ -79,18 +116,7 @@ def server(kind: str, tmp: Path, *, notebook: str | None = None):
     notebook, so the start-up probe asks for a static file instead.
     """
     port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ)
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR_UNUSED"):
-        (tmp / name).mkdir(parents=True, exist_ok=True)
-    env["JUPYTER_CONFIG_DIR"] = str(tmp / "JUPYTER_CONFIG_DIR")
-    env["JUPYTER_RUNTIME_DIR"] = str(tmp / "JUPYTER_RUNTIME_DIR")
-    settings = tmp / "lab-settings"
-    for rel, value in LAB_SETTINGS.items():
-        f = settings / rel
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(json.dumps(value))
-    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
-    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
+    env = _isolated_env(tmp)
     bindir = Path(sys.executable).parent
     if kind == "lab":
         cmd = [str(bindir / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
@@ -107,22 +133,40 @@ def server(kind: str, tmp: Path, *, notebook: str | None = None):
         cmd = [str(bindir / "voila"), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
                f"--Voila.token={token}", "--VoilaConfiguration.show_tracebacks=False",
                str(ROOT / notebook)]
-        probe = (f"http://127.0.0.1:{port}/voila/api/themes/@jupyterlab/theme-light-extension/"
-                 "index.css")
+        probe = f"http://127.0.0.1:{port}{VOILA_PROBE}"
     else:
         raise ValueError(f"kind must be 'lab' or 'voila', not {kind!r}")
-    log = tmp / f"{kind}.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        _wait_http(probe, proc, log)
+    with _running(cmd, probe, tmp / f"{kind}.log", cwd=ROOT, env=env):
         yield f"http://127.0.0.1:{port}", token
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+
+
+CLASSROOM_CONFIG = ROOT / "classroom"
+
+
+def classroom_command(folder: Path, port: int, *extra: str) -> list[str]:
+    """The command `make classroom` runs (see the Makefile), for ``folder`` on ``port``; run it
+    with ``folder`` as the working directory (the kernels start there, as in JupyterLab)."""
+    voila = Path(sys.executable).parent / "voila"
+    return [str(voila), ".", f"--Voila.config_file_paths={CLASSROOM_CONFIG}", f"--port={port}",
+            "--Voila.port_retries=0", "--no-browser", *extra]
+
+
+@contextmanager
+def classroom(tmp: Path, *, folder: Path | None = None, args: tuple[str, ...] = (),
+              env: dict[str, str] | None = None):
+    """Run the classroom server (Voila with the project's ``classroom/`` config, as
+    `make classroom` does) on a free loopback port, serving ``folder`` (default: the shipped
+    ``notebooks/``). ``args`` are extra Voila options (they win over the config file), ``env``
+    extra variables (e.g. TTR_CLASS_LESSON). Yields ``(base_url, process)``; lessons are at
+    ``{base_url}/voila/render/<name>.ipynb``. Its log is ``tmp / "classroom.log"``."""
+    port = free_port()
+    folder = Path(folder or ROOT / "notebooks")
+    full_env = {**_isolated_env(tmp), **(env or {})}
+    cmd = classroom_command(folder, port, "--Voila.ip=127.0.0.1", *args)
+    base = f"http://127.0.0.1:{port}"
+    with _running(cmd, base + VOILA_PROBE, tmp / "classroom.log", cwd=folder,
+                  env=full_env) as proc:
+        yield base, proc
 
 
 @contextmanager

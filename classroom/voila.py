@@ -1,0 +1,88 @@
+# The classroom server's settings: Voila 0.5 reads this file because `make classroom` runs
+#   voila notebooks --Voila.config_file_paths=classroom
+# (the tests and benchmarks/bench_classroom.py start it the same way). Options given on the
+# command line win over this file, e.g. `make classroom VOILA_ARGS=--MappingKernelManager.cull_idle_timeout=30`.
+#
+# Two variables of the environment size the class (the Makefile passes them):
+#   TTR_CLASS_LESSON  the lesson the class opens together, e.g. 01-card-splits.ipynb
+#   TTR_CLASS_SIZE    how many learners open it (that many kernels are started ahead of time)
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+c = get_config()  # noqa: F821 - traitlets defines get_config in config files
+
+# --- the page: a template of our own, nothing fetched from outside the machine ---------------
+# Voila looks for a template <name> in <each Jupyter data dir>/{voila,nbconvert}/templates/<name>;
+# this folder is put first on JUPYTER_PATH so that nbconvert/templates/classroom (the lab
+# template without its CDN links to Font Awesome, see its index.html.j2) is found. (Not under
+# voila/: a voila/ folder here would hide Voila's own data folder and its themes.) The server's
+# kernels inherit the variable, which adds nothing else: no kernels or extensions live here.
+os.environ["JUPYTER_PATH"] = os.pathsep.join(
+    [HERE, *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))])
+c.VoilaConfiguration.template = "classroom"
+# `?template=lab` in a URL would bring the CDN links back (and skip the preheated kernels).
+c.VoilaConfiguration.allow_template_override = "NO"
+# A learner never sees a traceback: a failing cell shows the message below instead.
+c.VoilaConfiguration.show_tracebacks = False
+
+# --- kernels started ahead of time -------------------------------------------------------------
+# A cold lesson takes 4-7 s to start a kernel, import numpy/scipy/sympy/ttrlib and run; 30 of
+# them at once on 2 cores take minutes. With preheating Voila keeps, for every notebook it
+# serves, a pool of kernels that have already run the notebook (up to the first cell that calls
+# voila.utils.get_query_string(), which waits there for the learner's request and returns its
+# query string, e.g. "seed=7"). Opening a lesson then only sends the rendered page. Preheated
+# kernels do not get the query string in their environment at start: lessons must read it with
+# get_query_string(). Preheating is incompatible with progressive rendering (Voila refuses to
+# start with both) and with a prelaunch hook.
+c.VoilaConfiguration.preheat_kernel = True
+c.VoilaConfiguration.progressive_rendering = False
+# One kernel waits for each lesson, so the first learner on any lesson is served at once.
+c.VoilaConfiguration.default_pool_size = 1
+pools = {"default": {"pool_size": 1}}
+lesson, class_size = os.environ.get("TTR_CLASS_LESSON"), int(os.environ.get("TTR_CLASS_SIZE") or 0)
+if lesson and class_size > 0:
+    # Per-notebook pool: the lesson of the day has a kernel ready for every learner
+    # (about 75-125 MB each). The name is the notebook's path under the served folder.
+    pools[lesson] = {"pool_size": class_size}
+c.VoilaKernelManager.kernel_pools_config = pools
+# A used kernel is replaced after this many seconds. Voila's 1 s default starts the
+# replacements in the middle of the rush (30 kernels importing numpy next to 30 pages being
+# served); 10 s lets the rush pass. A learner beyond the pool waits this much longer.
+c.VoilaKernelManager.fill_delay = 10
+# Notebooks in sub-folders (e.g. notebooks/answers/, teachers' material) get no waiting kernel.
+c.VoilaKernelManager.preheat_denylist = [".*/"]
+
+# --- running the notebook ---------------------------------------------------------------------
+# After a cell's reply, nbclient waits iopub_timeout seconds for the cell's last outputs; under
+# load the default 4 s passed and Voila rendered lessons without their widget. 60 s is never
+# reached by a lesson that works, and if it is, raise_on_iopub_timeout turns the silent loss
+# into a cell timeout that Voila shows on the page (with the instruction below) instead of a
+# lesson with a piece missing.
+c.VoilaExecutor.iopub_timeout = 60
+c.VoilaExecutor.raise_on_iopub_timeout = True
+# No per-cell time limit (nbclient's `timeout` stays None): a preheated kernel's
+# get_query_string() cell waits, by design, until a learner opens the lesson.
+c.VoilaExecutor.cell_timeout_instruction = (
+    "The classroom server is very busy: reload this page in a minute. "
+    "If this message comes back, tell your teacher.")
+c.VoilaExecutor.cell_error_instruction = (
+    "This part of the lesson could not be shown. Reload the page; "
+    "if this message comes back, tell your teacher.")
+
+# --- freeing the kernels of closed tabs ---------------------------------------------------------
+# A closing tab posts voila/api/shutdown/<kernel id> with the _xsrf cookie's value; Voila never
+# set that cookie, so every shut-down was refused (403). XsrfCookieIdentityProvider sets the
+# cookie on each lesson page, and the unchanged XSRF check passes (see xsrf_cookie.py).
+sys.path.insert(0, HERE)
+c.Voila.identity_provider_class = "xsrf_cookie.XsrfCookieIdentityProvider"
+# A tab that vanished without that request (crash, lost network, laptop lid) is culled: every
+# cull_interval s the kernel manager shuts down kernels idle for cull_idle_timeout s with no
+# open connection, so such a kernel is gone within 60 + 20 s of its last message. Connected
+# kernels (a learner reading) and busy ones are kept (cull_connected/cull_busy False), and
+# Voila never culls the preheated kernels waiting in a pool. Voila passes this config to its
+# kernel manager, a subclass of MappingKernelManager.
+c.MappingKernelManager.cull_idle_timeout = 60
+c.MappingKernelManager.cull_interval = 20
+c.MappingKernelManager.cull_connected = False
+c.MappingKernelManager.cull_busy = False
