@@ -95,13 +95,15 @@ def test_C4_starting_hands_are_private():
 def test_C5_three_face_up_locomotives_discard_the_row_and_turn_five_new():
     g = position(face_up=[L, L, RED, BLUE, GREEN], draw_pile=[L, WHITE, WHITE, WHITE, WHITE, WHITE,
                  YELLOW], discard=CardCounts(orange=2))
-    g.apply(act.DrawCard(2))  # red; its replacement is a locomotive: three in the row
+    g.apply(act.DrawCard(2))  # red; the slot stays empty until red is placed (D3 policy)
+    assert g.face_up == [L, L, None, BLUE, GREEN] and kinds(g)["reset"] == 0
+    g.apply(act.PlaceCard("hand"))  # now the replacement is a locomotive: three in the row
     # all five (the 3 locomotives, blue, green) are discarded and 5 new cards turned up
     assert g.face_up == [WHITE] * 5
     assert CardCounts.of(g.discard) == CardCounts(orange=2, locomotive=3, blue=1, green=1)
     assert g.draw_pile == [YELLOW]
     assert kinds(g)["reset"] == 1
-    assert g.phase is Phase.PLACE_CARD and g.drawn_card is RED
+    assert g.phase is Phase.SECOND_CARD and g.hands[0] == CardCounts(red=1)
     assert g.total_cards() == standard_deck()
 
 
@@ -109,6 +111,7 @@ def test_C5_reset_repeats_while_the_new_row_again_holds_three_locomotives():
     pile = [L, L, L, L, WHITE, WHITE] + [PURPLE] * 5 + [YELLOW]
     g = position(face_up=[L, L, RED, BLUE, GREEN], draw_pile=pile, discard=CardCounts(orange=1))
     g.apply(act.DrawCard(2))
+    g.apply(act.PlaceCard("cardholder"))
     # 1st row after reset: L L L white white -> three locomotives again -> 2nd reset
     assert g.face_up == [PURPLE] * 5
     assert kinds(g)["reset"] == 2
@@ -138,13 +141,13 @@ def test_C5_policy_loop_stops_when_the_cards_left_cannot_break_it():
     is, three locomotives included."""
     # 2 locomotives face up + the other 12 as the whole draw pile; the discard is empty.
     g = position(face_up=[L, L, RED, BLUE, GREEN], draw_pile=[L] * 12)
-    g.apply(act.DrawCard(2))  # red; the replacement is a locomotive: three in the row
+    g.apply(act.DrawCard(2))  # red
+    assert g.phase is Phase.PLACE_CARD and g.drawn_card is RED
+    g.apply(act.PlaceCard("hand"))  # the replacement is a locomotive: three in the row
     assert g.face_up == [L, L, L, BLUE, GREEN]
     assert g.draw_pile == [L] * 11
     assert g.discard == []
     assert kinds(g)["reset"] == 0
-    assert g.phase is Phase.PLACE_CARD and g.drawn_card is RED
-    g.apply(act.PlaceCard("hand"))
     # D3: the locomotives are not a second card; the deck and blue/green are
     assert draw_sources(g) == {"deck", 3, 4}
     g.apply(act.DrawCard(3))
@@ -161,13 +164,14 @@ def test_C5_policy_a_hopeless_loop_is_bounded(seed):
     tried (C5); but resets are bounded, and the draw always ends with every card accounted for."""
     g = position(face_up=[L, L, RED, BLUE, GREEN], draw_pile=[L] * 12 + [WHITE], seed=seed)
     g.apply(act.DrawCard(2))
+    g.apply(act.PlaceCard("hand"))
     resets = kinds(g)["reset"]
     assert 1 <= resets <= MAX_FACE_UP_RESETS  # blue, green and white make 3: one reset is tried
     locos_up = sum(c is L for c in g.face_up)
     left = [c for c in g.draw_pile + g.discard + g.face_up if c is not None]
     hopeless = sum(c is not L for c in left) < 3
     assert locos_up < 3 or resets == MAX_FACE_UP_RESETS or hopeless
-    assert g.phase is Phase.PLACE_CARD
+    assert g.phase in (Phase.SECOND_CARD, Phase.TURN)
     assert g.total_cards() == standard_deck()
 
 
@@ -195,6 +199,8 @@ def test_C6_reshuffle_in_the_middle_of_a_draw():
 def test_C6_reshuffle_to_replace_a_face_up_card():
     g = position(face_up=[RED] + ROW[1:], draw_pile=[], discard=CardCounts(blue=3))
     g.apply(act.DrawCard(0))
+    assert g.face_up[0] is None and g.discard == [BLUE] * 3  # D3 policy: not yet replaced
+    g.apply(act.PlaceCard("hand"))
     assert g.face_up[0] is BLUE
     assert g.discard == [] and g.draw_pile == [BLUE, BLUE]
 
@@ -236,9 +242,9 @@ def test_D1_first_card_to_hand_second_to_cardholder():
 
 def test_D1_first_card_to_cardholder_second_to_hand():
     g = position(face_up=[RED, BLUE, GREEN, WHITE, YELLOW], draw_pile=[ORANGE, BLACK], to_move=1)
-    g.apply(act.DrawCard(1))  # blue, face up; replaced by orange
+    g.apply(act.DrawCard(1))  # blue, face up
+    g.apply(act.PlaceCard("cardholder"))  # now replaced by orange (D3 policy)
     assert g.face_up[1] is ORANGE
-    g.apply(act.PlaceCard("cardholder"))
     g.apply(act.DrawCard(3))  # white, face up; replaced by black
     assert g.holders[0] == CardCounts(blue=1)
     assert g.hands[1] == CardCounts(white=1)
@@ -337,8 +343,8 @@ def test_D3_second_face_up_locomotive_is_rejected():
 def test_D3_taken_face_up_card_is_replaced_before_the_second_pick():
     g = position(face_up=[RED, BLUE, GREEN, WHITE, PURPLE], draw_pile=[ORANGE, BLACK, YELLOW])
     g.apply(act.DrawCard(0))
-    assert g.face_up[0] is ORANGE  # replaced at once, before the placement
     g.apply(act.PlaceCard("cardholder"))
+    assert g.face_up[0] is ORANGE  # replaced once placed, before the second pick
     g.apply(act.DrawCard(0))  # the replacement itself may be the second card
     assert g.hands[0] == CardCounts(orange=1) and g.holders[0] == CardCounts(red=1)
     assert g.face_up == [BLACK, BLUE, GREEN, WHITE, PURPLE]
@@ -348,8 +354,8 @@ def test_D3_taken_face_up_card_is_replaced_before_the_second_pick():
 def test_D3_a_locomotive_turned_up_as_replacement_cannot_be_the_second_card():
     g = position(face_up=[RED, BLUE, GREEN, WHITE, PURPLE], draw_pile=[L, BLACK])
     g.apply(act.DrawCard(0))
-    assert g.face_up[0] is L
     g.apply(act.PlaceCard("hand"))
+    assert g.face_up[0] is L
     rejected(g, act.DrawCard(0), "D3", IllegalDraw)
     assert draw_sources(g) == {"deck", 1, 2, 3, 4}
 
@@ -358,11 +364,61 @@ def test_D3_C5_is_checked_before_the_second_pick():
     g = position(face_up=[L, L, RED, BLUE, GREEN], draw_pile=[L] + [WHITE] * 5 + [BLACK])
     g.apply(act.DrawCard(2))
     assert g.phase is Phase.PLACE_CARD
-    assert g.face_up == [WHITE] * 5  # the reset happened before the second pick
     g.apply(act.PlaceCard("hand"))
+    assert g.face_up == [WHITE] * 5  # the reset happened before the second pick
     assert draw_sources(g) == {"deck", 0, 1, 2, 3, 4}
     g.apply(act.DrawCard(4))
     assert g.holders[0] == CardCounts(white=1) and g.face_up[4] is BLACK
+
+
+def test_D3_policy_the_replacement_is_turned_up_only_after_the_first_card_is_placed():
+    """D3 policy (D1 "immediately"): while the first face-up card waits to be placed, its slot is
+    empty in every view, nothing has come off the draw pile, and the only legal actions are the
+    two placements; once placed, the top of the draw pile fills the slot."""
+    g = position(face_up=[RED, BLUE, GREEN, WHITE, PURPLE], draw_pile=[ORANGE, BLACK, YELLOW])
+    g.apply(act.DrawCard(1))
+    assert g.face_up == [RED, None, GREEN, WHITE, PURPLE]
+    for seat in range(4):
+        v = g.view(seat)
+        assert v.face_up == (RED, None, GREEN, WHITE, PURPLE)
+        assert v.draw_pile_size == 3
+    assert g.draw_pile == [YELLOW, BLACK, ORANGE]  # top is the end of the list
+    assert set(g.legal_actions()) == {act.PlaceCard("hand"), act.PlaceCard("cardholder")}
+    g.apply(act.PlaceCard("hand"))
+    assert g.face_up == [RED, ORANGE, GREEN, WHITE, PURPLE]
+    assert g.view(2).face_up == (RED, ORANGE, GREEN, WHITE, PURPLE)
+    # the second pick sees the new row: the replacement itself may be taken
+    assert draw_sources(g) == {"deck", 0, 1, 2, 3, 4}
+    g.apply(act.DrawCard(1))
+    assert g.hands[0] == CardCounts(blue=1) and g.holders[0] == CardCounts(orange=1)
+    assert g.face_up == [RED, BLACK, GREEN, WHITE, PURPLE]  # the second card is replaced at once
+
+
+def test_D3_policy_C5_and_C6_run_after_the_placement_and_are_logged_after_it():
+    """The reset (C5) and the reshuffle (C6) that the replacement causes come after ``PlaceCard``
+    in the event log, never between the draw and the placement."""
+    g = position(face_up=[L, L, RED, BLUE, GREEN], draw_pile=[],
+                 discard=CardCounts(locomotive=1) + CardCounts(white=5))
+    g.apply(act.DrawCard(2))
+    assert g.discard and not g.draw_pile, "nothing reshuffled before the placement"
+    assert [e["kind"] for e in g.events] == ["draw"]
+    g.apply(act.PlaceCard("cardholder"))
+    after = [e["kind"] for e in g.events]
+    assert after[:2] == ["draw", "place"]
+    assert "reshuffle" in after[2:]
+    assert g.phase is Phase.SECOND_CARD and g.holders[0] == CardCounts(red=1)
+    assert g.total_cards() == standard_deck()
+
+
+def test_D3_policy_a_face_up_locomotive_as_replacement_is_not_offered_as_second_card():
+    """The second pick is offered from the row as it is after the placement."""
+    g = position(face_up=[RED, BLUE, GREEN, WHITE, PURPLE], draw_pile=[L])
+    g.apply(act.DrawCard(0))
+    assert g.legal_actions() == [act.PlaceCard("hand"), act.PlaceCard("cardholder")]
+    g.apply(act.PlaceCard("hand"))
+    assert g.face_up[0] is L
+    assert draw_sources(g) == {1, 2, 3, 4}  # the pile is empty now and slot 0 is a locomotive
+    rejected(g, act.DrawCard(0), "D3", IllegalDraw)
 
 
 # --------------------------------------------------------------------------------------------------

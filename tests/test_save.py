@@ -506,3 +506,47 @@ def test_a_setup_choice_keeping_fewer_than_three(saved_setup):
     choice = data["setup_choices"]["0"]
     choice["keep"] = [choice["share"]]
     reject(data, "'setup_choices'")
+
+
+# --------------------------------------------------------------------------------------------------
+# D3 policy: a face-up card waiting to be placed leaves its slot empty, also in a save
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def saved_face_up() -> dict:
+    return json.loads(place_face_up_card().to_json())
+
+
+def test_D3_a_save_waiting_for_PlaceCard_keeps_the_taken_slot_empty(saved_face_up):
+    """The save holds the empty slot and which slot it is; a resumed game turns up the
+    replacement (the old top of the draw pile) only when the card is placed, as the original."""
+    slot = saved_face_up["taken_slot"]
+    assert saved_face_up["phase"] == "place_card"
+    assert saved_face_up["face_up"][slot] is None
+    assert [c is None for c in saved_face_up["face_up"]].count(True) == 1
+    top = saved_face_up["draw_pile"][-1]
+    original, resumed = place_face_up_card(), load(saved_face_up)
+    for game in (original, resumed):
+        game.apply(act.PlaceCard("hand"))
+    assert resumed.to_json() == original.to_json()
+    assert resumed.face_up[slot].value == top
+
+
+def test_D3_a_save_whose_taken_slot_is_filled_or_out_of_phase_is_refused(saved_face_up, saved):
+    data = copy.deepcopy(saved_face_up)
+    slot = data["taken_slot"]
+    data["face_up"][slot] = data["draw_pile"].pop()  # the replacement already turned up
+    reject(data, "'taken_slot'", "empty face-up slot")
+    reject(dict(saved, taken_slot=0), "'taken_slot'")  # TURN phase: nothing waits to be placed
+    for bad in (5, -1, "0", True, 0.0):
+        reject(dict(saved_face_up, taken_slot=bad), "'taken_slot'")
+
+
+def test_D3_a_pending_face_up_locomotive_is_refused(saved_face_up):
+    """D2: a face-up locomotive taken first goes to the cardholder at once; it never waits."""
+    data = copy.deepcopy(saved_face_up)
+    loco = next(i for i, c in enumerate(data["draw_pile"]) if c == "locomotive")
+    data["draw_pile"][loco] = data["drawn"]
+    data["drawn"] = "locomotive"
+    reject(data, "'taken_slot'", "D2")

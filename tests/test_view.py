@@ -128,6 +128,9 @@ def _leaves(value):
     elif isinstance(value, (tuple, list, set, frozenset)):
         for v in value:
             yield from _leaves(v)
+    elif isinstance(value, act.KeepTickets):
+        yield from _leaves(value.keep)
+        yield value.share
     else:
         yield value
 
@@ -185,6 +188,85 @@ def test_I1_a_ticket_offer_is_seen_by_the_chooser_only():
     assert g.view(0).tickets == (offer[0],)
     assert g.view(1).tickets == () and g.view(1).team_tickets == (offer[1],)
     assert g.view(2).team_tickets == () and g.view(2).ticket_counts == (1, 0, 0, 0)
+
+
+# --------------------------------------------------------------------------------------------------
+# I1: a seat always sees its own tickets; team ticket counts are public
+# --------------------------------------------------------------------------------------------------
+
+
+def view_leaves(v: PlayerView) -> set:
+    """Every value in a view except the board (which lists every ticket of the game)."""
+    return {leaf for f in dataclasses.fields(PlayerView) if f.name != "board"
+            for leaf in _leaves(getattr(v, f.name))}
+
+
+def setup_game(seed: int = 21, players: int = 4) -> Game:
+    return Game.new(players=players, seed=seed, board=BOARD)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_I1_every_seat_sees_its_own_five_dealt_tickets_from_the_deal(players):
+    """T1 deals every seat at once, so before anyone has chosen each seat's view holds its own
+    five tickets: the very five it is offered when its setup turn comes."""
+    g = setup_game(players=players)
+    dealt = [g.view(s).dealt_tickets for s in range(players)]
+    assert all(len(d) == 5 for d in dealt)
+    assert len({t for d in dealt for t in d}) == 5 * players  # nobody holds another's tickets
+    for seat in range(players):
+        assert g.to_move == seat
+        assert g.view(seat).ticket_offer == dealt[seat]
+        for other in range(players):
+            if other != seat:
+                assert not set(dealt[seat]) & view_leaves(g.view(other))
+        offer = dealt[seat]
+        g.apply(act.KeepTickets(offer[:3], share=offer[0]))
+    assert g.phase is Phase.TURN and all(g.view(s).dealt_tickets == () for s in range(players))
+
+
+def test_I1_a_seat_sees_its_own_choice_the_teammate_only_after_choosing_too():
+    """A1 chooses first: A1's view holds A1's five and its choice; A2 and the others see nothing
+    of it (two different choices give them the same view) until A2 has chosen as well."""
+    g = setup_game()
+    o0 = g.view(0).dealt_tickets
+    a, b = g.copy(), g.copy()
+    a.apply(act.KeepTickets(o0[:3], share=o0[0]))
+    b.apply(act.KeepTickets(o0, share=o0[4]))
+    va = a.view(0)
+    assert va.dealt_tickets == o0
+    assert va.setup_choice == act.KeepTickets(o0[:3], share=o0[0])
+    assert b.view(0).setup_choice == act.KeepTickets(o0, share=o0[4])
+    for seat in (1, 2, 3):
+        assert a.view(seat) == b.view(seat)
+        assert a.view(seat).setup_choice is None
+        assert not set(o0) & view_leaves(a.view(seat))
+    o1 = a.view(1).dealt_tickets
+    a.apply(act.KeepTickets(o1[1:4], share=o1[3]))  # both chose: revealed together (T1)
+    v0, v1 = a.view(0), a.view(1)
+    assert v0.setup_choice is None and v0.dealt_tickets == ()
+    assert v0.tickets == (o0[1], o0[2]) and v1.tickets == (o1[1], o1[2])
+    assert sorted(v0.team_tickets) == sorted(v1.team_tickets) == sorted([o0[0], o1[3]])
+
+
+def test_I1_team_ticket_counts_are_public_in_every_view():
+    g = position(tickets=[["T01", "T02"], [], ["T03"], []],
+                 team_tickets=[["T10", "T11", "T12"], ["T13"]], draw_pile=[WHITE])
+    for seat in range(4):
+        assert g.view(seat).team_ticket_counts == (3, 1)
+    assert g.view(2).team_tickets == ("T13",)  # the ids stay with the team
+    g.apply(act.ShareTickets(["T01", "T02"]))  # T4: A1 places two tickets
+    assert all(g.view(seat).team_ticket_counts == (5, 1) for seat in range(4))
+
+
+def test_I1_team_ticket_counts_during_setup_count_only_revealed_tickets():
+    g = setup_game(players=6)
+    assert all(g.view(s).team_ticket_counts == (0, 0, 0) for s in range(6))
+    o0 = g.view(0).dealt_tickets
+    g.apply(act.KeepTickets(o0[:3], share=o0[0]))
+    assert all(g.view(s).team_ticket_counts == (0, 0, 0) for s in range(6))  # still hidden
+    o1 = g.view(1).dealt_tickets
+    g.apply(act.KeepTickets(o1[:3], share=o1[0]))
+    assert all(g.view(s).team_ticket_counts == (2, 0, 0) for s in range(6))
 
 
 # --------------------------------------------------------------------------------------------------

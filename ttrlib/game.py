@@ -21,6 +21,11 @@ Policies where the rulebook is silent (documented in the lessons and tested):
 * C5: at most ``MAX_FACE_UP_RESETS`` resets in a row, and none when the row, draw pile and
   discard together hold fewer than 3 non-locomotives, so a reset could never help. A face-up
   slot left empty because no card was left is refilled at the end of a turn once cards exist.
+* D3: the replacement of a face-up card taken first is turned up, and C5 checked, only once the
+  card has been placed (``PlaceCard``), so the player decides before seeing anything new (D1:
+  "immediately"); until then the slot is empty (``None``) in every view. The second pick sees
+  the new row. A face-up card taken second, or a face-up locomotive taken first (D2), is
+  replaced at once.
 * D2 before D4: a face-up locomotive taken first always goes to the cardholder, even when it is
   the only card that can be drawn.
 * C6 reshuffles lazily: the discard becomes the draw pile when a card is needed and the pile is
@@ -109,6 +114,13 @@ class TunnelAttempt:
 class PlayerView:
     """What one seat may know (rule I1). Never holds the teammate's hand or private tickets.
 
+    A seat always sees its own tickets (I1): during setup ``dealt_tickets`` holds the five it was
+    dealt (all seats are dealt at once, T1) and ``setup_choice`` its own keep/share choice once
+    made, which the others (the teammate too) see only when both teammates have chosen; from then
+    on they are in ``tickets`` and ``team_tickets``. ``team_ticket_counts`` (public) is the number
+    of tickets in every team's ticket cardholder. While a face-up card drawn first waits to be
+    placed, its slot in ``face_up`` is ``None`` (D3 policy).
+
     ``unseen`` is every card this seat cannot place: the draw pile plus the unknown part of other
     hands and other teams' cardholders. The draw pile (``draw_pile_size`` cards) is a uniformly
     random part of it; this is the pool the tunnel odds work from.
@@ -131,12 +143,15 @@ class PlayerView:
     trains: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     ticket_counts: tuple[int, ...]
+    team_ticket_counts: tuple[int, ...]  # I1: tickets in each team's ticket cardholder (public)
     cardholder_sizes: tuple[int, ...]
     known_in_hands: dict[int, CardCounts]
     known_in_cardholders: dict[int, CardCounts]
     unseen: CardCounts
     drawn_card: Color | None  # the card this seat must place (PLACE_CARD)
     ticket_offer: tuple[str, ...]  # tickets this seat must choose from
+    dealt_tickets: tuple[str, ...]  # T1, I1: this seat's five dealt tickets, during setup
+    setup_choice: act.KeepTickets | None  # T1, I1: this seat's own choice, until it is revealed
     tunnel: TunnelAttempt | None
     final_round: bool
     events: tuple[dict, ...]
@@ -193,7 +208,9 @@ class Game:
         self.phase = Phase.SETUP_TICKETS
         self.to_move = 0
         self.drawn: Color | None = None
-        self._drawn_face_up = False
+        # D1, D3 policy: the face-up slot the pending first card came from; it stays empty (None)
+        # until the card is placed, and only then is the replacement turned up and C5 checked.
+        self.taken_slot: int | None = None
         self.first_to: str | None = None
         self.tunnel: TunnelAttempt | None = None
         self.final_turns_left: int | None = None
@@ -374,7 +391,7 @@ class Game:
             hidden = cards[who] - known[who] if known[who] else cards[who]
             places.append((kind, who, hidden))
             pool += hidden.elements()
-        if g.drawn is not None and not g._drawn_face_up and g.to_move != seat:
+        if g.drawn is not None and g.taken_slot is None and g.to_move != seat:
             places.append(("drawn", 0, _ONE[g.drawn]))
             pool.append(g.drawn)
         shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
@@ -571,17 +588,19 @@ class Game:
             self.known_holder[seat // 2] += _ONE[card]
             self._log(seat, "draw", f"{seat_name(seat)} takes the face-up locomotive; it goes to "
                       "the team cardholder and ends the draw (D2)", card=card.value)
+            self._replace(slot)
             self._end_turn()
             return
         self.drawn = card
-        self._drawn_face_up = slot is not None
+        self.taken_slot = slot  # D3 policy: the slot stays empty until the card is placed
         self.phase = Phase.PLACE_CARD
         where = "the deck" if slot is None else f"face-up slot {slot}"
         self._log(seat, "draw", f"{seat_name(seat)} draws a card from {where}",
                   card=card.value if slot is not None else None)
 
     def _take(self, source, *, second: bool) -> tuple[Color, int | None]:
-        """Check and take a card from the deck or a face-up slot (D1, D3); refill and C5."""
+        """Check and take a card from the deck or a face-up slot (D1, D3); a face-up slot is left
+        empty: the caller turns up its replacement (``_replace``) when the rules say so."""
         if source == "deck":
             if not self.can_draw_from_deck():
                 raise IllegalDraw("C6", "the draw pile and the discard pile are both empty")
@@ -593,19 +612,30 @@ class Game:
             raise IllegalDraw("D1", f"face-up slot {source} is empty")
         if second and card is Color.LOCOMOTIVE:
             raise IllegalDraw("D3", "a face-up locomotive may not be taken as the second card")
-        self.face_up[source] = self._pop_deck() if self.can_draw_from_deck() else None
-        self._check_three_locomotives()
+        self.face_up[source] = None
         return card, source
+
+    def _replace(self, slot: int) -> None:
+        """D3: a taken face-up card is replaced from the deck (C6), then C5 is checked."""
+        if self.can_draw_from_deck():
+            self.face_up[slot] = self._pop_deck()
+        self._check_three_locomotives()
 
     def _place(self, a: act.PlaceCard) -> None:
         if a.to not in ("hand", "cardholder"):
             raise IllegalDraw("D1", f"the card goes to 'hand' or 'cardholder', not {a.to!r}")
         seat = self.to_move
-        self._put(seat, self.drawn, a.to, known=self._drawn_face_up)
+        slot = self.taken_slot
+        self._put(seat, self.drawn, a.to, known=slot is not None)
         self.first_to = a.to
         self.drawn = None
+        self.taken_slot = None
         self._log(seat, "place", f"{seat_name(seat)} puts the first card in "
                   f"{'their hand' if a.to == 'hand' else 'the team cardholder'} (D1)")
+        if slot is not None:
+            # D3 policy: only now, with the first card placed, is the replacement turned up and
+            # C5 checked; the second pick (and D4) sees the new row.
+            self._replace(slot)
         if self._second_sources():
             self.phase = Phase.SECOND_CARD
         else:
@@ -621,6 +651,8 @@ class Game:
         self._log(seat, "draw", f"{seat_name(seat)} draws the second card from {where}; it goes to "
                   f"{'their hand' if to == 'hand' else 'the team cardholder'} (D1)",
                   card=card.value if slot is not None else None)
+        if slot is not None:
+            self._replace(slot)  # D3, C5
         self._end_turn()
 
     def _put(self, seat: int, card: Color, to: str, *, known: bool) -> None:
@@ -901,7 +933,9 @@ class Game:
     # what a seat sees (I1)
     # ------------------------------------------------------------------------------------------
     def view(self, seat: int) -> PlayerView:
-        """The information set of ``seat`` (rule I1)."""
+        """The information set of ``seat`` (rule I1): its own hand and tickets (during setup its
+        five dealt tickets and its own pending choice), its team's cardholders, and what is
+        public, the number of tickets in every team's ticket cardholder included."""
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat} in a {self.players}-player game")
         team = seat // 2
@@ -917,7 +951,7 @@ class Game:
         if self.drawn is not None and self.to_move == seat:
             drawn = self.drawn
             seen += _ONE[self.drawn]
-        elif self.drawn is not None and self._drawn_face_up:
+        elif self.drawn is not None and self.taken_slot is not None:
             seen += _ONE[self.drawn]
         unseen = standard_deck() - seen
         offer = tuple(self.ticket_offer(seat)) if self.to_move == seat else ()
@@ -939,12 +973,15 @@ class Game:
             trains=tuple(self.trains),
             hand_sizes=tuple(len(h) for h in self.hands),
             ticket_counts=tuple(len(t) for t in self.tickets),
+            team_ticket_counts=tuple(len(t) for t in self.team_tickets),
             cardholder_sizes=tuple(len(h) for h in self.holders),
             known_in_hands=known_hands,
             known_in_cardholders=known_holders,
             unseen=unseen,
             drawn_card=drawn,
             ticket_offer=offer,
+            dealt_tickets=tuple(self.offers[seat]) if self.phase is Phase.SETUP_TICKETS else (),
+            setup_choice=self.setup_choices.get(seat),
             tunnel=self.tunnel,
             final_round=self.final_turns_left is not None,
             events=tuple(self.events),

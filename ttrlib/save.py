@@ -28,7 +28,7 @@ from .game import FACE_UP, TRAINS_PER_PLAYER, Game, Phase, TunnelAttempt
 from .rules import payments
 
 FORMAT = "ttrlib-game"
-VERSION = 1
+VERSION = 2  # 2: "taken_slot" (D3 policy: the slot of a face-up card waiting to be placed)
 
 
 def board_to_dict(board: Board) -> dict:
@@ -81,7 +81,7 @@ def to_dict(game: Game) -> dict:
         "setup_choices": {str(s): {"keep": sorted(c.keep), "share": c.share}
                           for s, c in sorted(game.setup_choices.items())},
         "drawn": None if game.drawn is None else game.drawn.value,
-        "drawn_face_up": game._drawn_face_up,
+        "taken_slot": game.taken_slot,
         "first_to": game.first_to,
         "tunnel": None if t is None else {
             "route": t.route, "seat": t.seat, "laid_hand": _cards(t.laid_hand),
@@ -106,7 +106,7 @@ _FIELDS = {
     "format", "version", "board", "players", "rng", "phase", "to_move", "turns", "draw_pile",
     "discard", "face_up", "hands", "cardholders", "known_in_hands", "known_in_cardholders",
     "trains", "claimed", "ticket_deck", "tickets", "team_tickets", "offers", "setup_choices",
-    "drawn", "drawn_face_up", "first_to", "tunnel", "final_turns_left", "passes_in_a_row", "events",
+    "drawn", "taken_slot", "first_to", "tunnel", "final_turns_left", "passes_in_a_row", "events",
 }
 
 
@@ -243,7 +243,8 @@ def from_dict(data: Any) -> Game:
         game.setup_choices[int(key)] = KeepTickets(c["keep"], c["share"])
     game.drawn = _color("drawn", _need(data, "drawn", lambda v: True, "null or a colour"),
                         allow_none=True)
-    game._drawn_face_up = _need(data, "drawn_face_up", lambda v: isinstance(v, bool), "true or false")
+    game.taken_slot = _need(data, "taken_slot", lambda v: v is None or (_is_int(v) and 0 <= v < FACE_UP),
+                            f"null or a face-up slot 0-{FACE_UP - 1}")
     game.first_to = _need(data, "first_to", lambda v: v in (None, "hand", "cardholder"),
                           "null, 'hand' or 'cardholder'")
     game.final_turns_left = _need(data, "final_turns_left",
@@ -319,6 +320,13 @@ def _check_consistency(game: Game) -> None:
         raise _err("tunnel", f"a tunnel attempt is pending exactly in the {Phase.TUNNEL.value!r} phase")
     if game.tunnel is not None and game.tunnel.seat != game.to_move:
         raise _err("tunnel", "the tunnel attempt belongs to the seat to move")
+    if game.taken_slot is not None and (phase is not Phase.PLACE_CARD
+                                        or game.face_up[game.taken_slot] is not None):
+        # D3 policy: a face-up card drawn first leaves its slot empty until it is placed.
+        raise _err("taken_slot", "names the empty face-up slot of a card waiting to be placed "
+                   f"(the {Phase.PLACE_CARD.value!r} phase) and nothing else")
+    if game.taken_slot is not None and game.drawn is Color.LOCOMOTIVE:
+        raise _err("taken_slot", "a face-up locomotive taken first is never placed by choice (D2)")
     if (game.first_to is not None) != (phase is Phase.SECOND_CARD):
         raise _err("first_to", "is set exactly in the 'second_card' phase")
     for seat, offer in enumerate(game.offers):
