@@ -303,6 +303,27 @@ def test_ticket_status_badges():
         display.ticket_html(t, status="won")
 
 
+def test_ticket_id_sits_in_its_own_space_under_the_points():
+    """Issue 9: the id was drawn on top of the card's border and the badge (absolute position).
+    It now sits in the flow, under the badge, in a column of its own."""
+    t = Ticket("T37", "Kabul", "Calcutta", 13)
+    root = parse(display.ticket_html(t, status="failed"))
+    (side,) = find_class(root, "ttr-ticket-side")
+    assert [classes(c) & {"ttr-points", "ttr-ticket-id"} for c in side] == [
+        {"ttr-points"}, {"ttr-ticket-id"}]
+    assert text_of(side[1]) == "T37"
+    css = display.style()
+    rule = re.search(r"\.ttr-ticket-id \{([^}]*)\}", css).group(1)
+    assert "absolute" not in rule and "font-size: 10px" in rule
+
+
+def test_counts_are_plural_only_when_not_one():
+    assert [display.plural(n, "ticket") for n in (0, 1, 2)] == ["0 tickets", "1 ticket",
+                                                                 "2 tickets"]
+    one = parse(display.tickets_html([Ticket("T01", "Kabul", "Delhi", 5)], "Yours"))
+    assert "(1 ticket)" in visible_text(one) and "1 tickets" not in visible_text(one)
+
+
 def test_tickets_html():
     ts = [Ticket("T1", "A", "B", 5), Ticket("T2", "C", "D", 8)]
     root = assert_well_formed(display.tickets_html(ts, "Team tickets", statuses={"T2": "failed"}))

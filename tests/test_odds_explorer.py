@@ -91,8 +91,17 @@ def test_locomotives_only_claim_relabels_k_and_uses_the_locomotive_count():  # r
     assert round(float(p0), 4) == 0.5754
     assert ox.exact().pmf == hyper(110, 14, 4)
     assert f"P(no extra card) = {p0}" in text(ox.law_panel)
-    ox.locomotives_only.value = False  # back to a colour claim: K keeps its value, max is 26
-    assert ox.matching.max == 26 and ox.matching.value == 14
+    # back to a colour claim (issue 9 slip): K at the fresh-deck count follows it back to
+    # 12 red + 14 locomotives = 26, and the message line says so
+    ox.locomotives_only.value = False
+    assert ox.matching.max == 26 and ox.matching.value == 26
+    assert "K is now 26" in ox.message_text and "U2" in ox.message_text
+    assert ox.exact().pmf == hyper(110, 26, 4)
+    # a K the learner set by hand is kept when the kind of claim changes back
+    ox.matching.value = 10
+    ox.locomotives_only.value = True
+    ox.locomotives_only.value = False
+    assert ox.matching.value == 10
 
 
 def test_locomotives_only_from_the_constructor():  # rule U5
@@ -258,3 +267,29 @@ def test_simulate_a_certain_law():
     assert ox.last_error is None and ox.comparison.agrees
     assert list(ox.counts) == [1_000]
     assert "no gap to shrink" in text(ox.sim_panel)
+
+
+def test_the_discard_slider_says_why_it_cannot_move():  # rule C1, issue 9 slip
+    """With all 110 cards unseen the discard pile must stay empty: moving its slider snaps it
+    back to 0, and both the message line and the note beside the slider say why."""
+    ox = OddsExplorer()
+    assert "110 − N = 0" in text(ox.discard_note) and "lower N" in text(ox.discard_note)
+    ox.discard.value = 10
+    assert ox.discard.value == 0
+    assert "can hold at most 0" in ox.message_text and "Lower the unseen cards N" in ox.message_text
+    ox.unseen.value = 90
+    assert "110 − N = 20" in text(ox.discard_note) and "lower N" not in text(ox.discard_note)
+    ox.discard.value = 15
+    assert ox.discard.value == 15 and ox.message_text == ""
+
+
+def test_the_seed_is_shown_and_new_game_clears_the_simulation():
+    ox = OddsExplorer(seed=1234, reveal=3)
+    assert "game 1234" in text(ox.game_label)
+    ox.trials.value = 1_000
+    ox.run_simulation()
+    first = ox.counts.copy()
+    ox.new_game(99)
+    assert ox.counts is None and ox.runs == 0 and "game 99" in text(ox.game_label)
+    ox.run_simulation()
+    assert "seed 99, run 1" in text(ox.sim_panel) and ox.counts.sum() == first.sum() == 1_000

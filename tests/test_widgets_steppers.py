@@ -150,13 +150,13 @@ def test_screen_before_the_first_card():
 
 def test_placing_before_drawing_names_rule_D1_and_changes_nothing():
     s = CardSplitStepper(split_position())
-    before = s.game.to_json()
+    before = s.session.game.to_json()
     click(s.to_hand)
     assert "rule D1" in s.message_text and kind(s) == "error"
     assert "Placing a drawn card is not possible now" in s.message_text
     click(s.to_cardholder)
     assert "rule D1" in s.message_text and kind(s) == "error"
-    assert s.game.to_json() == before
+    assert s.session.game.to_json() == before
     assert s.view().phase is Phase.TURN and s.view().hand == HAND_A1
 
 
@@ -169,7 +169,7 @@ def test_deck_card_to_hand_then_second_card_to_the_cardholder():
     assert "rule D1" in s.message_text and kind(s) == "info"
     assert "Card you drew" in plain(s.drawn.value) and "where to?" in plain(s.drawn.value)
     assert "Decide now where it goes" in plain(s.step.value)
-    assert s.to_hand.button_style == s.to_cardholder.button_style == "warning"
+    assert s.to_hand.button_style == s.to_cardholder.button_style == "primary"
     assert [b.button_style for b in s.take] == [""] * 5 and s.deck.button_style == ""
     assert s.deck.description == "Draw from deck (6)"
     assert v.hand == HAND_A1  # not placed yet
@@ -216,15 +216,15 @@ def test_second_face_up_locomotive_is_refused_with_rule_D3():
     s = CardSplitStepper(split_position())
     click(s.take[1])
     click(s.to_hand)
-    before = s.game.to_json()
+    before = s.session.game.to_json()
     click(s.take[0])  # a face-up locomotive as the second card
     assert "rule D3" in s.message_text and kind(s) == "error"
     assert "locomotive may not be taken as the second card" in s.message_text
-    assert s.game.to_json() == before
+    assert s.session.game.to_json() == before
     v = s.view()
     assert v.phase is Phase.SECOND_CARD and v.my_turn and v.face_up[0] is Color.LOCOMOTIVE
     click(s.take[3])  # the other one too
-    assert "rule D3" in s.message_text and s.game.to_json() == before
+    assert "rule D3" in s.message_text and s.session.game.to_json() == before
     click(s.take[4])  # green is fine, to the cardholder
     v = s.view()
     assert v.team_cardholder == HOLDER_A + CardCounts(green=1) and v.to_move == 1
@@ -247,13 +247,13 @@ def test_face_up_locomotive_first_goes_to_the_team_cardholder_D2():
 def test_drawing_again_before_placing_is_refused_with_rule_D1():
     s = CardSplitStepper(split_position())
     click(s.deck)
-    before = s.game.to_json()
+    before = s.session.game.to_json()
     click(s.take[2])
     assert "rule D1" in s.message_text and kind(s) == "error"
     assert "first say where the card you drew goes" in s.message_text
     click(s.deck)
     assert "rule D1" in s.message_text
-    assert s.game.to_json() == before and s.view().phase is Phase.PLACE_CARD
+    assert s.session.game.to_json() == before and s.view().phase is Phase.PLACE_CARD
 
 
 def test_not_your_turn_then_the_bots_play():
@@ -261,12 +261,12 @@ def test_not_your_turn_then_the_bots_play():
     click(s.others)  # it is A1's turn: the bots wait
     assert "It is your turn" in s.message_text and s.view().my_turn
     click(s.take[0])  # D2: the turn is over at once
-    before = s.game.to_json()
+    before = s.session.game.to_json()
     for b in (s.deck, s.take[1], s.to_hand, s.to_cardholder):
         click(b)
         assert "It is not your turn to" in s.message_text, b.description
         assert "Let the other players play" in s.message_text
-    assert s.game.to_json() == before
+    assert s.session.game.to_json() == before
     assert [b.button_style for b in s.take] == [""] * 5  # nothing is highlighted for A1
     click(s.others)
     v = s.view()
@@ -385,17 +385,21 @@ def test_route_choice_updates_payments_and_odds():
     assert "rule K2" in plain(t.odds_panel.value)
     assert all("P(you can pay" not in lbl for lbl in option_labels(t.payment))
     unpayable = [rid for lbl, rid in t.route.options if "cannot pay" in lbl]
-    choose(t.route, unpayable[0])
-    assert t.payment.options == () and t.odds_panel.value == ""
+    assert "foochow-shanghai" in unpayable
+    # Foochow - Shanghai: 3 green; A1 holds no green and 1 + 1 locomotives (hand + cardholder)
+    choose(t.route, "foochow-shanghai")
+    why = "costs 3 green cards or locomotives; your hand and the team cardholder hold 2, so 1 more"
+    assert t.payment.options == () and why in plain(t.odds_panel.value)
     click(t.lay_down)
     assert "Choose a route you can pay for" in t.message_text
+    assert why in t.message_text and "rule K1" in t.message_text
     assert t.view().phase is Phase.TURN and t.view().hand == HAND_T
 
 
 def test_paying_turning_or_withdrawing_before_laying_down():
     t = TunnelClaimStepper(tunnel_position(PILE_TWO_MATCH))
     choose(t.route, ROUTE)
-    before = t.game.to_json()
+    before = t.session.game.to_json()
     click(t.pay)
     assert "rule U2" in t.message_text and kind(t) == "error"
     assert "Paying a tunnel's extra cards is not possible now" in t.message_text
@@ -404,17 +408,17 @@ def test_paying_turning_or_withdrawing_before_laying_down():
     click(t.withdraw)
     assert "rule U3" in t.message_text and kind(t) == "error"
     assert "Taking tunnel cards back is not possible now" in t.message_text
-    assert t.game.to_json() == before and t.reveal_panel.value == ""
+    assert t.session.game.to_json() == before and t.reveal_panel.value == ""
 
 
 def test_using_the_teammates_cards_is_refused_with_rule_K1():
     t = TunnelClaimStepper(tunnel_position(PILE_TWO_MATCH))
     choose(t.route, ROUTE)
-    before = t.game.to_json()
+    before = t.session.game.to_json()
     click(t.teammate_cards)
     assert "rule K1" in t.message_text and kind(t) == "error"
     assert "teammate's hand cannot pay for your route" in t.message_text
-    assert t.game.to_json() == before
+    assert t.session.game.to_json() == before
     v = t.view()
     assert v.phase is Phase.TURN and v.my_turn and v.hand == HAND_T and ROUTE not in v.claimed
     assert "Teammate A2's hand" in plain(t.cards.value)
@@ -436,10 +440,13 @@ def test_tunnel_claim_turn_cards_and_pay_U1_U2_U4():
     assert v.tunnel.extra == 2 and v.tunnel.color is Color.RED
     panel = plain(t.reveal_panel.value)
     assert "Tunnel reveal (0 of 5 turned)" in panel and panel.count("face down") == 5
-    assert t.payment.options == () and t.odds_panel.value == ""  # no new claim meanwhile
+    # no new claim meanwhile: the laid cards stay shown, locked, with the odds you had
+    assert t.payment.disabled and t.route.disabled and option_labels(t.payment) == [
+        "3 red from your hand"]
+    assert "≈" in plain(t.odds_panel.value)
 
     click(t.pay)  # too early
-    assert "Turn all the revealed cards first" in t.message_text and "rule U1" in t.message_text
+    assert "Turn the revealed cards first" in t.message_text and "rule U3" in t.message_text
     assert t.view().phase is Phase.TUNNEL
 
     expected = [("red", True), ("green", False), ("locomotive", True), ("white", False)]
@@ -668,20 +675,20 @@ def test_a_seat_that_cannot_draw_is_not_stuck():
     s = CardSplitStepper(g)
     click(s.deck)
     assert "rule C6" in s.message_text
-    turns = s.game.turns
+    turns = s.session.game.turns
     click(s.others)  # the only way on that the widget offers
-    assert s.game.turns > turns, s.message_text
+    assert s.session.game.turns > turns, s.message_text
 
 
 def test_clicks_after_the_game_is_over_say_so():
     s = CardSplitStepper(seed=0)
     for _ in range(1000):
-        if s.game.is_over:
+        if s.session.game.is_over:
             break
         if not s.view().my_turn:
             click(s.others)
             continue
-        legal = s.game.legal_actions()
+        legal = s.session.game.legal_actions()
         sources = [a.source for a in legal if isinstance(a, act.DrawCard)]
         if any(isinstance(a, act.PlaceCard) for a in legal):
             click(s.to_hand)
@@ -691,7 +698,7 @@ def test_clicks_after_the_game_is_over_say_so():
             click(s.take[sources[0]])
         else:
             click(s.others)  # A1 cannot draw at all: a bot plays the turn (D4)
-    assert s.game.is_over
+    assert s.session.game.is_over
     click(s.deck)
     assert "over" in s.message_text, s.message_text
 

@@ -7,7 +7,6 @@ included, and check what the screen shows and what the engine's views say.
 from __future__ import annotations
 
 import html
-import json
 import re
 
 import ipywidgets as w
@@ -59,7 +58,7 @@ def position(**kw) -> Game:
 # --- TicketStepper: setup (T1) -------------------------------------------------------------------
 def test_setup_is_a_hot_seat_flow_with_a_curtain():
     t = TicketStepper(seed=3)
-    game = t.game
+    game = t.session.game
     assert t.stage == "setup" and t.seat == 0
     a1_offer = list(game.view(0).ticket_offer)
     assert list(t.chooser.tickets) == a1_offer and len(t.keep_boxes) == 5
@@ -126,7 +125,7 @@ def test_setup_for_team_b_lets_bots_choose_for_team_a():
 # --- TicketStepper: mid-game (T2-T4) -------------------------------------------------------------
 def test_draw_keep_share_and_return_to_the_bottom():
     t = TicketStepper(position())
-    game = t.game
+    game = t.session.game
     assert t.stage == "play"
     screen = shown(t)
     assert "T01" in screen and "T05" in screen and "T04" not in screen  # I1: A2's ticket hidden
@@ -169,7 +168,7 @@ def test_draw_keep_share_and_return_to_the_bottom():
 
 def test_sharing_three_tickets_is_refused_two_take_the_turn():
     t = TicketStepper(position())
-    game = t.game
+    game = t.session.game
     assert len(t.share_boxes) == 3
     for box in t.share_boxes:
         box.value = True
@@ -220,7 +219,7 @@ def _my_step(g: TeamGame) -> None:
 
 def test_team_game_plays_to_the_score_sheet():
     g = TeamGame(seed=5)
-    game = g.game
+    game = g.session.game
     assert game.phase is Phase.SETUP_TICKETS and game.to_move == 0
     offer = list(g.chooser.tickets)
     choose(g.chooser, offer[:2], offer[0])
@@ -262,13 +261,17 @@ def test_team_game_plays_to_the_score_sheet():
             assert t.ticket in sheet
     assert ("wins!" in sheet) or ("A tie" in sheet)
     assert "game is over" in shown(g)
+    # lesson 06 says the score sheet is at the top: it is, right under the hint that says so
+    assert "score sheet is at the top" in plain(g.step.value)
+    kids = list(g.children)
+    assert kids.index(g.score_sheet) == kids.index(g.step) + 1
     g.deck.click()
     assert "rule E1" in g.message_text or "not yours" in g.message_text
 
 
 def test_team_game_claims_and_tunnels_through_the_engine():
     g = TeamGame(position())
-    game = g.game
+    game = g.session.game
     screen = shown(g)
     assert "T04" not in screen and "T01" in screen  # I1: the teammate's ticket stays hidden
     assert "Screen of A1" in screen and "off-limits" in screen
@@ -295,40 +298,39 @@ def test_team_game_claims_and_tunnels_through_the_engine():
     assert game.view(0).hand == hand_before and g.tunnel_box.layout.display == "none"
 
 
-def test_save_and_load():
-    g = TeamGame(position())
+def test_save_and_load(tmp_path, monkeypatch):
+    monkeypatch.setenv("TTRLIB_SAVE_KEY", str(tmp_path / "key"))
+    g = TeamGame(position(), save_folder=tmp_path / "saves")
+    saved = g.session.game.to_json()
+    g.save_slot.value = "lesson 6/../first try"
     g.save_button.click()
-    saved = g.save_text.value
-    assert json.loads(saved)["format"] == "ttrlib-game"
+    assert g.save_slot.value == "lesson-6-first-try" and "Saved as" in g.message_text
+    assert (tmp_path / "saves" / "lesson-6-first-try.ttrsave").is_file()
     g.deck.click()
     g.to_hand.click()
-    assert g.game.to_json() != saved
+    assert g.session.game.to_json() != saved
 
-    g.save_text.value = "this is not a saved game"
+    g.save_slot.value = "no such game"
     g.load_button.click()
-    assert "not valid JSON" in g.message_text and "Traceback" not in g.message_text
-    data = json.loads(saved)
-    data["format"] = "chess"
-    g.save_text.value = json.dumps(data)
-    g.load_button.click()
-    assert "format" in g.message_text
+    assert "no saved game named 'no-such-game'" in g.message_text
+    assert "Traceback" not in g.message_text and g.session.game.to_json() != saved
 
-    g.save_text.value = saved
+    g.save_slot.value = "lesson-6-first-try"
     g.load_button.click()
-    assert "Loaded" in g.message_text and g.game.to_json() == saved
-    assert g.game.phase is Phase.TURN and "your turn" in g.header.value
+    assert "Loaded" in g.message_text and g.session.game.to_json() == saved
+    assert g.session.game.phase is Phase.TURN and "your turn" in g.header.value
 
 
 @pytest.mark.parametrize("seat", [1, 3])
 def test_team_game_from_another_seat(seat):
     g = TeamGame(seat=seat, seed=8)
-    assert g.game.to_move == seat and g.game.phase is Phase.SETUP_TICKETS
+    assert g.session.game.to_move == seat and g.session.game.phase is Phase.SETUP_TICKETS
     offer = list(g.chooser.tickets)
     choose(g.chooser, offer[:3], offer[0])
     g.chooser.confirm.click()
-    assert g.game.phase is Phase.TURN
+    assert g.session.game.phase is Phase.TURN
     g.others.click()
-    assert g.game.to_move == seat and f"Screen of {('A2', 'B2')[seat // 2]}" in shown(g)
+    assert g.session.game.to_move == seat and f"Screen of {('A2', 'B2')[seat // 2]}" in shown(g)
 
 
 def test_ticket_stepper_with_no_ticket_move_lets_a_bot_play_the_turn():

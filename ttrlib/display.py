@@ -164,7 +164,9 @@ STYLE = """
 .ttr-city::before { content: ""; flex: none; width: 7px; height: 7px; border-radius: 50%;
   background: #c0392b; box-shadow: 0 0 0 1.5px #ffffff; }
 .ttr-ticket-line { border-left: 2px dotted #8d6e46; height: 8px; margin-left: 3px; }
-.ttr-ticket-id { position: absolute; right: 8px; bottom: 3px; font-size: 9px; opacity: 0.6; }
+.ttr-ticket-side { display: flex; flex-direction: column; align-items: center;
+  justify-content: center; gap: 3px; flex: none; }
+.ttr-ticket-id { font-size: 10px; line-height: 1; opacity: 0.75; white-space: nowrap; }
 .ttr-points { align-self: center; display: inline-flex; flex-direction: column;
   align-items: center; justify-content: center; min-width: 38px; height: 38px;
   border-radius: 19px; background: #3e2f1c; color: #ffffff; font-weight: 800; font-size: 15px;
@@ -261,8 +263,12 @@ def _as_counts(cards: Any) -> CardCounts:
     raise TypeError(f"expected CardCounts, a mapping or a list of colours, not {cards!r}")
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """``1 ticket``, ``0 tickets``, ``2 tickets``: every count shown to a learner."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+_plural = plural
 
 
 def _wagon_svg(ink: str, locomotive: bool) -> str:
@@ -565,7 +571,8 @@ def _ticket(ticket: Ticket, status: str | None) -> str:
         f'<span class="ttr-ticket" title="{_e(tip)}" data-status="{_e(status or "open")}">'
         f'<span class="ttr-ticket-cities"><span class="ttr-city">{_e(ticket.a)}</span>'
         f'<span class="ttr-ticket-line"></span><span class="ttr-city">{_e(ticket.b)}</span></span>'
-        f'{badge}<span class="ttr-ticket-id">{_e(ticket.id)}</span></span>'
+        f'<span class="ttr-ticket-side">{badge}<span class="ttr-ticket-id">{_e(ticket.id)}</span>'
+        '</span></span>'
     )
 
 

@@ -1,5 +1,8 @@
-"""Lesson widgets (ipywidgets). They drive a ``Game`` only through ``apply``, ``legal_actions``
-and ``view``; every rule decision, and every message about a wrong click, comes from the engine.
+"""Lesson widgets (ipywidgets). Each reaches its game only through a ``ttrlib.session.SeatSession``
+(the seat's view, its legal actions, ``apply``, its events and scores), so what a widget holds,
+and so what reaches the browser, is what its seat may know (rule I1). Every rule decision, and
+every message about a wrong click, comes from the engine. Every game widget shows its game number
+("game 4821") and has a New game button; ``seed=None`` deals a game nobody can predict.
 
 ``import ttrlib.widgets`` imports ipywidgets; ``import ttrlib`` does not.
 """

@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 from .. import display
-from ..bots import GreedyBot
 from ..errors import IllegalMove
 from ..game import Game, Phase, PlayerView, seat_name, team_name
+from ..session import SeatSession
 
 
 def safe(handler: Callable) -> Callable:
@@ -31,39 +31,73 @@ def safe(handler: Callable) -> Callable:
     return wrapped
 
 
-def ready_game(game: Game | None, seed: int, players: int = 4) -> Game:
+def ready_game(game: Game | None, seed: int | None, players: int = 4) -> Game:
     """A game past the ticket setup (T1), the bots choosing every seat's tickets."""
     if game is None:
         game = Game.new(players=players, seed=seed)
-    bots = [GreedyBot(seed=seed + s) for s in range(game.players)]
-    while game.phase is Phase.SETUP_TICKETS:
-        s = game.to_move
-        game.apply(bots[s].choose(game.view(s), game.legal_actions()))
+    SeatSession(game, 0, seed=seed).play_setup(humans=())
     return game
 
 
-class LessonWidget(w.VBox):
-    """A lesson screen seen from one seat. Subclasses build ``self.body`` and ``render()``."""
+def close_all(*widgets: w.Widget) -> None:
+    """Close replaced controls, their children, layouts and styles: a closed model leaves the
+    browser, so nothing it held (a ticket offer, a choice) stays readable in the page (I1)."""
+    for widget in widgets:
+        for child in getattr(widget, "children", ()):
+            close_all(child)
+        for part in ("layout", "style"):
+            sub = getattr(widget, part, None)
+            if isinstance(sub, w.Widget):
+                sub.close()
+        widget.close()
 
-    def __init__(self, game: Game, seat: int = 0, *, bots: Sequence | None = None, seed: int = 0):
+
+def highlight(control: w.Button, legal: bool) -> None:
+    """The one rule for every lesson widget: a button is highlighted exactly when pressing it
+    is a legal move for this seat now (the engine's legal actions say so)."""
+    control.button_style = "primary" if legal else ""
+
+
+class LessonWidget(w.VBox):
+    """A lesson screen seen from one seat. Subclasses build their controls and ``render()``.
+
+    Everything the widget knows comes from ``self.session``, a ``SeatSession`` (its view, its
+    legal actions, ``apply``, its events, its scores); it never reads the game itself (I1).
+    ``seed=None`` deals a game nobody can predict; the seed shows on screen ("game 4821") and
+    **New game** (``new_game_button``) deals another one with ``deal(seed)``.
+    """
+
+    def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
+                 seed: int | None = None, deal: Callable[[int], Game] | None = None):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
-        self.game = game
-        self.seat = seat
-        self.bots = list(bots) if bots is not None else [GreedyBot(seed=seed + s)
-                                                          for s in range(game.players)]
+        if game is None:
+            self.session = SeatSession.new(seed, seat, deal=deal, bots=bots)
+        else:
+            self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
         self.header = w.HTML()
         self.message = w.HTML()
         self.history = w.HTML()
+        self.game_label = w.HTML()
+        self.new_game_button = button("New game", self.start_new_game, width="auto",
+                                      tooltip="Deal a new game with a new random number")
         self.add_class("ttr-widget")
 
-    # --- the engine --------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self.session.seat
+
+    # --- the engine, through the session ------------------------------------------------------
     def view(self) -> PlayerView:
-        return self.game.view(self.seat)
+        return self.session.view()
+
+    def legal(self) -> list:
+        """This seat's legal actions (empty when another seat is to move)."""
+        return self.session.legal_actions()
 
     def act(self, action) -> bool:
         """Apply ``action``; a rule error shows in the message line and changes nothing."""
         try:
-            self.game.apply(action)
+            self.session.apply(action)
         except IllegalMove as exc:
             self.say(exc.reason, "error", rule=exc.rule)
             self.render()
@@ -74,10 +108,10 @@ class LessonWidget(w.VBox):
 
     def not_now(self, what: str = "play") -> bool:
         """Say why this seat cannot act now (game over, or another seat's turn)."""
-        if self.game.is_over:
+        if self.session.is_over:
             self.say("The game is over: nothing more can be played.", "info", rule="E1")
             return True
-        if not self.view().my_turn:
+        if not self.session.my_turn:
             others = getattr(self, "others", None)
             how = f"press '{others.description}'" if others else "let the other players play"
             self.say(f"It is not your turn to {what} yet: {how}.", "info")
@@ -86,18 +120,33 @@ class LessonWidget(w.VBox):
 
     def bot_plays_my_turn(self) -> None:
         """When this lesson's buttons offer nothing legal, a bot plays this seat's whole turn."""
-        turns = self.game.turns
-        while not self.game.is_over and self.game.turns == turns:
-            self.game.apply(self.bots[self.seat].choose(self.view(), self.game.legal_actions()))
+        self.session.bot_plays_my_turn()
 
     def play_others(self, limit: int = 2000) -> int:
         """Let the bots play until it is this seat's turn again (or the game ends)."""
-        done = 0
-        while not self.game.is_over and self.game.to_move != self.seat and done < limit:
-            s = self.game.to_move
-            self.game.apply(self.bots[s].choose(self.game.view(s), self.game.legal_actions()))
-            done += 1
-        return done
+        return self.session.play_others(limit)
+
+    @safe
+    def start_new_game(self) -> None:
+        """Deal a new game (new random seed), close the old game's controls, start again."""
+        seed = self.session.new_game()
+        self.reset()
+        self.render()
+        self.say(f"A new game is dealt: game {seed}.", "success")
+
+    def reset(self) -> None:
+        """Forget everything about the old game (subclasses close their replaced controls)."""
+
+    def game_label_html(self) -> str:
+        seed = self.session.seed
+        text = f"game {seed}" if seed is not None else "a set position"
+        return (f"<span class='ttr-game-no' title='The number of this deal: the same number "
+                f"deals the same game'>{html.escape(text)}</span>")
+
+    def top_bar(self) -> w.HBox:
+        """The game number and the New game button (every game widget shows both)."""
+        return w.HBox([self.game_label, self.new_game_button],
+                      layout=w.Layout(align_items="center"))
 
     # --- showing -----------------------------------------------------------------------------
     def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
@@ -132,16 +181,17 @@ class LessonWidget(w.VBox):
             direction="row",
         )
 
-    def events_html(self, view: PlayerView, last: int = 6, *, hide_last_tunnel: bool = False) -> str:
-        events = list(view.events)
-        if hide_last_tunnel:
-            at = max(i for i, e in enumerate(events) if e["kind"] == "tunnel")
-            events[at] = {**events[at], "text": "the tunnel's cards are turned up one by one..."}
-            events = events[: at + 1]
-        items = "".join(f"<li>{html.escape(e['text'])}</li>" for e in events[-last:])
+    def events_html(self, events: Sequence[dict], last: int = 6) -> str:
+        """The last events of the public log this seat reads (newest last)."""
+        items = "".join(f"<li>{html.escape(e['text'])}</li>" for e in list(events)[-last:])
         return f"<div class='ttr-log'><b>What happened</b><ol>{items}</ol></div>" if items else ""
 
-    def render(self) -> None:  # pragma: no cover - every subclass overrides it
+    def render(self) -> None:
+        """Subclasses draw their screen in ``paint()``; the game number is drawn here."""
+        self.game_label.value = self.game_label_html()
+        self.paint()
+
+    def paint(self) -> None:  # pragma: no cover - every subclass overrides it
         raise NotImplementedError
 
 

@@ -9,7 +9,7 @@ from .. import actions as act
 from .. import display
 from ..cards import Color
 from ..game import FACE_UP, Game, Phase
-from .base import LessonWidget, button, ready_game, safe
+from .base import LessonWidget, button, highlight, ready_game, safe
 
 _STEP = {
     Phase.TURN: ("Pick your first card: a face-up card or the top of the deck. A face-up "
@@ -29,8 +29,11 @@ class CardSplitStepper(LessonWidget):
     the rules forbid shows the rule and the reason in the message line.
     """
 
-    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int = 1, bots=None):
-        super().__init__(ready_game(game, seed), seat, bots=bots, seed=seed)
+    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int | None = None,
+                 bots=None, deal=None):
+        deal = deal or (lambda s: ready_game(None, s))
+        super().__init__(None if game is None else ready_game(game, seed), seat, bots=bots,
+                         seed=seed, deal=deal)
         self.step = w.HTML()
         self.row = w.HTML()
         self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="112px")
@@ -43,7 +46,7 @@ class CardSplitStepper(LessonWidget):
         self.others = button("Let the other players play", self.next_turn, width="220px")
         self.cards = w.HTML()
         self.children = [
-            self.header, self.step, self.row, w.HBox(self.take + [self.deck]),
+            self.top_bar(), self.header, self.step, self.row, w.HBox(self.take + [self.deck]),
             w.HBox([self.drawn, w.VBox([self.to_hand, self.to_cardholder],
                                        layout=w.Layout(justify_content="center"))]),
             self.message, self.cards, self.others, self.history,
@@ -85,11 +88,11 @@ class CardSplitStepper(LessonWidget):
 
     @safe
     def next_turn(self) -> None:
-        if self.game.is_over:
+        if self.session.is_over:
             self.say("The game is over: nothing more can be played.", "info", rule="E1")
             return
-        legal = self.game.legal_actions()
-        if self.view().my_turn:
+        legal = self.legal()
+        if self.session.my_turn:
             if any(isinstance(a, (act.DrawCard, act.PlaceCard)) for a in legal):
                 self.say("It is your turn: the others are waiting for you.", "info")
                 return
@@ -98,31 +101,33 @@ class CardSplitStepper(LessonWidget):
             self.say("No card can be drawn (D4), so a bot played your turn for you.", "info",
                      rule="D4")
         n = self.play_others()
-        if n or not self.game.is_over:
+        if n or not self.session.is_over:
             self.say(f"The bots played {n} step(s); it is your turn again."
-                     if not self.game.is_over else "The game is over.", "info")
+                     if not self.session.is_over else "The game is over.", "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
-    def render(self) -> None:
+    def paint(self) -> None:
         view = self.view()
         self.header.value = self.seat_header(view)
         self.step.value = display.message_html(_STEP.get(view.phase, "Wait for your turn."),
                                                "info") if view.my_turn else \
             display.message_html("Not your turn: let the other players play.", "info")
-        legal = {a.source for a in self.game.legal_actions() if isinstance(a, act.DrawCard)} \
-            if view.my_turn else set()
+        legal_now = self.legal()
+        legal = {a.source for a in legal_now if isinstance(a, act.DrawCard)}
+        places = {a.to for a in legal_now if isinstance(a, act.PlaceCard)}
         labels = [f"slot {i}" for i in range(FACE_UP)]
         self.row.value = display.card_row_html(list(view.face_up), title="Face-up cards",
                                                labels=labels)
         for i, b in enumerate(self.take):
-            b.button_style = "primary" if i in legal else ""
-        self.deck.button_style = "primary" if "deck" in legal else ""
+            highlight(b, i in legal)
+        highlight(self.deck, "deck" in legal)
         self.deck.description = f"Draw from deck ({view.draw_pile_size})"
-        placing = view.phase is Phase.PLACE_CARD and view.my_turn
-        for b in (self.to_hand, self.to_cardholder):
-            b.button_style = "warning" if placing else ""
+        placing = bool(places)
+        highlight(self.to_hand, "hand" in places)
+        highlight(self.to_cardholder, "cardholder" in places)
+        highlight(self.others, not view.my_turn and not self.session.is_over)
         self.drawn.value = display.card_row_html(
             [view.drawn_card], title="Card you drew", labels=["where to?"]) if placing else ""
         self.cards.value = self.cards_html(view)
-        self.history.value = self.events_html(view)
+        self.history.value = self.events_html(view.events)

@@ -29,6 +29,7 @@ import numpy as np
 from .. import display
 from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color
 from ..odds import Distribution, tunnel_extra_cost
+from ..session import fresh_seed
 from ..simulate import Comparison, compare, simulate_extra_cost
 from .base import _plain
 
@@ -139,7 +140,9 @@ class OddsExplorer(w.VBox):
 
     ``matching=None`` (the default) means the fresh-deck count: 26 for a colour claim, 14 for
     a locomotives-only claim (``locomotives_only=True``). ``draw_pile=None`` means all ``unseen``
-    cards. ``seed`` seeds the simulations (see ``run_simulation``).
+    cards. ``seed`` seeds the simulations (see ``run_simulation``); ``seed=None`` (the default)
+    draws one nobody can predict. The seed shows as "game N"; ``new_game_button`` draws another
+    one and clears the simulation.
 
     Impossible settings are clamped back to the nearest possible value and explained in the
     message line: K <= N, draw pile <= N, matching in the discard <= discard, unseen + discard
@@ -148,10 +151,10 @@ class OddsExplorer(w.VBox):
 
     def __init__(self, *, reveal: int = 4, unseen: int = DECK_SIZE, matching: int | None = None,
                  draw_pile: int | None = None, discard: int = 0, discard_matching: int = 0,
-                 seed: int = 0, locomotives_only: bool = False):
+                 seed: int | None = None, locomotives_only: bool = False):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
-        self.seed = seed
+        self.seed = fresh_seed() if seed is None else seed
         self.runs = 0  # Simulate presses: run r uses SeedSequence(seed, spawn_key=(r,))
         self.last_error: Exception | None = None
         self.counts: np.ndarray | None = None
@@ -199,6 +202,11 @@ class OddsExplorer(w.VBox):
         self.k_note = w.HTML()
         self.pile_note = w.HTML("<span class='ttr-ox-sub'>&le; N; below n the discard pile is "
                                 "reshuffled (U6)</span>")
+        self.discard_note = w.HTML()
+        self.game_label = w.HTML()
+        self.new_game_button = w.Button(description="New game", layout=w.Layout(width="auto"),
+                                        tooltip="A new random seed for the simulations")
+        self.new_game_button.on_click(lambda _b: self.new_game())
         self.message = w.HTML()
         self.law_panel = w.HTML()
 
@@ -225,11 +233,12 @@ class OddsExplorer(w.VBox):
             w.HTML(display.style() + _CSS + "<div class='ttr-root'><b style='font-size:15px'>"
                    "Tunnel odds explorer</b> &middot; how many extra cards will a tunnel cost? "
                    "(U1, U2, U5, U6)</div>"),
+            w.HBox([self.game_label, self.new_game_button]),
             w.HBox([self.reveal, self.reveal_note]),
             w.HBox([self.unseen, self.locomotives_only]),
             w.HBox([self.matching, self.k_note]),
             w.HBox([self.draw_pile, self.pile_note]),
-            self.discard, self.discard_matching,
+            w.HBox([self.discard, self.discard_note]), self.discard_matching,
             self.message, self.law_panel,
             w.HBox([self.trials, self.simulate, self.progress, self.progress_text]),
             self.sim_panel,
@@ -321,16 +330,40 @@ class OddsExplorer(w.VBox):
     @_guard
     def _toggle(self) -> None:
         before = self.matching.value, self.discard_matching.value
+        old_cap = COLOUR_MATCHING if self.locomotives_only.value else LOCO_MATCHING
+        # K at the fresh-deck count of the old kind of claim follows to the new kind's count
+        fresh = before[0] == min(old_cap - before[1], self.unseen.value)
         self._quiet = True
         try:
             self._relabel()  # lowering the slider maximum clamps K at once
+            if fresh:
+                self.matching.value = min(self.cap - self.discard_matching.value,
+                                          self.unseen.value)
         finally:
             self._quiet = False
         notes = []
         if (self.matching.value, self.discard_matching.value) != before:
-            notes.append(f"A locomotives-only claim is matched only by locomotives (U5), and the "
-                         f"deck has {LOCO_MATCHING} (C1): K is now {self.matching.value}.")
+            if self.locomotives_only.value:
+                notes.append(f"A locomotives-only claim is matched only by locomotives (U5), and "
+                             f"the deck has {LOCO_MATCHING} (C1): K is now {self.matching.value}.")
+            else:
+                notes.append(f"A colour claim is matched by its colour and by locomotives (U2): "
+                             f"12 + {LOCOMOTIVES} = {COLOUR_MATCHING} in the deck (C1), so K is "
+                             f"now {self.matching.value}.")
         self._update(None, None, notes)
+
+    @_guard
+    def new_game(self, seed: int | None = None) -> None:
+        """A new seed for the simulations (the sliders stay); the old results are cleared."""
+        self.seed = fresh_seed() if seed is None else seed
+        self.runs = 0
+        self._clear_simulation()
+        self._show_seed()
+        self.say(f"New game {self.seed}: the next simulation turns other cards.", "success")
+
+    def _show_seed(self) -> None:
+        self.game_label.value = (f"<span class='ttr-game-no' title='Seed of the simulations: the "
+                                 f"same number gives the same results'>game {self.seed}</span>")
 
     @_guard
     def _update(self, moved, old, notes: list[str] | None = None) -> None:
@@ -344,6 +377,12 @@ class OddsExplorer(w.VBox):
             self.say(" ".join(notes), "warning")
         else:
             self.message.value = ""
+        room = DECK_SIZE - self.unseen.value
+        self.discard_note.value = (
+            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: the discard pile is face up, "
+            "so its cards are not among the unseen ones (C1)"
+            + ("; lower N to make room" if room == 0 else "") + "</span>")
+        self._show_seed()
         self._show_law()
         self._clear_simulation()
 

@@ -1,5 +1,6 @@
 """TeamGame: play a whole Team Asia game from one seat, bots in the other seats, up to the score
-sheet (rules E2-E6). Save and load the game as JSON text.
+sheet (rules E2-E6). Save and load the game in a signed file on the server's side (never in
+the page: a save holds every hand, rule I1).
 
 The widget shows only what the seat may know (rule I1) and offers the engine's legal actions;
 any click the rules forbid is still sent to the engine, whose rule and reason show in the message
@@ -14,11 +15,12 @@ import ipywidgets as w
 
 from .. import actions as act
 from .. import display
-from ..bots import GreedyBot
+from ..board import Board
 from ..cards import CardCounts
 from ..errors import SaveError
 from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
-from .base import LessonWidget, button, safe
+from ..rules.scoring import TeamScore
+from .base import LessonWidget, button, highlight, safe
 from .tickets import TicketChooser, ticket_table_html
 
 _CSS = """
@@ -103,10 +105,13 @@ def routes_html(view: PlayerView, payable: set[str]) -> str:
         f"<table class='ttr-table'>{rows}</table></div></div>")
 
 
-def score_sheet_html(game: Game) -> str:
-    """The end-of-game score sheet per team (E2-E6), from ``game.scores()``."""
-    board = game.view(0).board
-    sheets = game.scores()
+def score_sheet_html(game: Game | Board, sheets: list[TeamScore] | None = None) -> str:
+    """The end-of-game score sheet per team (E2-E6): ``score_sheet_html(game)`` for a finished
+    game, or ``score_sheet_html(board, sheets)`` for sheets a seat may read."""
+    if isinstance(game, Game):
+        board, sheets = game.view(0).board, game.scores()
+    else:
+        board = game
     head = "".join(f"<th>{team_name(s.team)}</th>" for s in sheets)
 
     def row(label: str, cells) -> str:
@@ -124,7 +129,7 @@ def score_sheet_html(game: Game) -> str:
         row("Asian Express, longest path (E4)",
             [f"{s.asian_express} (path {s.longest_path})" for s in sheets]),
         row("Globetrotter, most tickets (E5)",
-            [f"{s.globetrotter} ({s.completed} tickets)" for s in sheets]),
+            [f"{s.globetrotter} ({display.plural(s.completed, 'ticket')})" for s in sheets]),
         row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets]),
         row("Rank (ties: E6)", [f"{s.rank}" for s in sheets]),
     ]
@@ -154,15 +159,19 @@ class TeamGame(LessonWidget):
     ``tunnel_payment`` + ``pay_button`` and ``withdraw_button``, ``draw_tickets``,
     ``chooser`` (``chooser.boxes``, ``chooser.share_choice``, ``chooser.confirm``: the setup and
     mid-game ticket choice), ``sharer`` (``sharer.boxes``, ``sharer.confirm``: share 1-2 private
-    tickets), ``others`` (let the bots play until your next turn), ``save_button``,
-    ``load_button`` and ``save_text``. ``score_sheet`` shows once the game is over.
+    tickets), ``others`` (let the bots play until your next turn), ``save_slot`` (a name),
+    ``save_button`` and ``load_button``: the game goes to ``save_folder/NAME.ttrsave`` (default
+    ``saves/`` under the kernel's working directory), signed, never into the page.
+    ``score_sheet`` shows once the game is over; ``new_game_button`` deals a new game.
     """
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, players: int = 4,
-                 seed: int = 0, bots=None):
-        game = Game.new(players=players, seed=seed) if game is None else game
-        super().__init__(game, seat, bots=bots, seed=seed)
-        self.seed = seed
+                 seed: int | None = None, bots=None, deal=None, save_folder=None):
+        from ..session import new_game
+
+        deal = deal or (lambda s: new_game(s, players))
+        super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
+        self.save_folder = save_folder
         self._rendering = False
         self.step = w.HTML()
         self.score_sheet = w.HTML()
@@ -189,7 +198,7 @@ class TeamGame(LessonWidget):
         self.withdraw_button = button("Take my cards back", self.withdraw, width="170px")
         self.tunnel_box = w.VBox([self.tunnel_view, w.HBox(
             [self.tunnel_payment, self.pay_button, self.withdraw_button])])
-        board = game.view(seat).board
+        board = self.view().board
         self.chooser = TicketChooser(board, "keep", self.keep)
         self.draw_tickets = button("Draw 4 tickets", self.draw_ticket_cards, width="150px")
         self.sharer = TicketChooser(board, "share", self.share, share=False, pictures=False,
@@ -198,40 +207,42 @@ class TeamGame(LessonWidget):
         self.others = button("Let the others play", self.next_turn, width="200px")
         self.map_button = button("Show the board map", self.show_map, width="180px")
         self.board_map = w.HTML()
+        self.save_slot = w.Text(value="my-game", description="Save name",
+                                style={"description_width": "80px"},
+                                layout=w.Layout(width="260px"))
         self.save_button = button("Save", self.save, width="90px")
         self.load_button = button("Load", self.load, width="90px")
-        self.save_text = w.Textarea(placeholder="Saved game (JSON): press Save, or paste one "
-                                    "here and press Load",
-                                    layout=w.Layout(width="100%", height="70px"))
+        self.route_note = w.HTML()
         self.route.observe(lambda _c: self._route_changed(), names="value")
         label = w.HTML
         self.children = [
-            self.header, self.step, self.message, w.HBox([self.others]), self.score_sheet,
+            self.top_bar(), self.header, self.step, self.score_sheet, self.message,
+            w.HBox([self.others]),
             self.chooser, self.tunnel_box, self.row,
             label("<b>Draw train cards</b> (D1-D4)"), w.HBox(self.take + [self.deck]),
             w.HBox([self.to_hand, self.to_cardholder]),
             label("<b>Claim a route</b> (K1-K3, U1)"),
-            w.HBox([self.route, self.payment, self.claim_button]),
+            w.HBox([self.route, self.payment, self.claim_button]), self.route_note,
             self.cards, self.tickets,
             label("<b>Tickets</b> (T2-T4)"), w.HBox([self.draw_tickets]), self.sharer,
             self.table, w.HBox([self.map_button]), self.board_map, self.history,
-            label("<b>Save / load</b>"), w.HBox([self.save_button, self.load_button]),
-            self.save_text,
+            label("<b>Save / load</b> (kept on the server, signed: a changed file is refused)"),
+            w.HBox([self.save_slot, self.save_button, self.load_button]),
         ]
-        self._bots_choose_tickets()
+        self.session.play_setup()
         self.render()
 
     # --- helpers -----------------------------------------------------------------------------
-    def _bots_choose_tickets(self) -> None:
-        """Setup (T1): the bots choose for every seat before the learner's."""
-        game = self.game
-        while game.phase is Phase.SETUP_TICKETS and game.to_move != self.seat:
-            s = game.to_move
-            game.apply(self.bots[s].choose(game.view(s), game.legal_actions()))
+    def reset(self) -> None:
+        for chooser in (self.chooser, self.sharer):
+            chooser.set_tickets(())
+        self.board_map.value = ""
+        self.session.play_setup()
 
     def _my_move(self) -> bool:
-        if not self.game.is_over and not self.view().my_turn:
-            self.say(f"It is {seat_name(self.game.to_move)}'s move, not yours: press "
+        view = self.view()
+        if not self.session.is_over and not view.my_turn:
+            self.say(f"It is {seat_name(view.to_move)}'s move, not yours: press "
                      f"'{self.others.description}'.")
             return False
         return True
@@ -248,11 +259,6 @@ class TeamGame(LessonWidget):
         self.say(f"{success} {text}".strip() or "Done.", "success")
         return True
 
-    def _legal(self) -> list:
-        """The engine's legal actions, only when it is this seat's move (they reveal a hand)."""
-        view = self.view()
-        return self.game.legal_actions() if view.my_turn and not self.game.is_over else []
-
     # --- clicks ------------------------------------------------------------------------------
     @safe
     def draw(self, source) -> None:
@@ -268,9 +274,12 @@ class TeamGame(LessonWidget):
     @safe
     def claim(self) -> None:
         choice = self.payment.value
-        if choice is None:  # nothing payable: the engine says why (K2, K3 ...)
-            choice = act.Claim(self.route.value or "")
-        self._do(choice)
+        if choice is None and self.view().phase is Phase.TURN:
+            if self._my_move():
+                text, kind, rule = self._why_not(self.route.value)
+                self.say(text, kind, rule=rule)
+            return
+        self._do(choice or act.Claim(self.route.value or ""))  # the engine names the phase rule
 
     @safe
     def pay(self) -> None:
@@ -282,10 +291,10 @@ class TeamGame(LessonWidget):
 
     @safe
     def keep(self) -> None:
-        if self.game.phase is not Phase.SETUP_TICKETS:
+        if self.view().phase is not Phase.SETUP_TICKETS:
             self._do(self.chooser.keep_action())
         elif self._do(self.chooser.keep_action()):
-            self._bots_choose_tickets()
+            self.session.play_setup()
             self.render()
             self.say("Tickets chosen. Once both teammates had chosen, both shared tickets went "
                      "into the team's ticket cardholder at the same moment.", "success", rule="T1")
@@ -300,14 +309,14 @@ class TeamGame(LessonWidget):
 
     @safe
     def next_turn(self) -> None:
-        if self.game.is_over:
+        if self.session.is_over:
             self.say("The game is over: see the score sheet.")
             return
         if self.view().my_turn:
             self.say("It is your move: the others are waiting for you.")
             return
         n = self.play_others()
-        self.say(f"The bots played {n} step(s)." + ("" if self.game.is_over else
+        self.say(f"The bots played {n} step(s)." + ("" if self.session.is_over else
                                                     " It is your move again."))
         self.render()
 
@@ -337,34 +346,38 @@ class TeamGame(LessonWidget):
 
     @safe
     def save(self) -> None:
-        self.save_text.value = self.game.to_json()
-        self.say("Saved: the text below is the whole game (every hand included, so keep it "
-                 "to yourself). Press Load to resume from it.", "success")
+        from ..signed_save import slot_name
+
+        name = self.session.save(slot_name(self.save_slot.value), self.save_folder)
+        self.save_slot.value = name
+        self.say(f"Saved as '{name}' on the server (signed, so it cannot be changed). Press "
+                 "Load with this name to resume.", "success")
 
     @safe
     def load(self) -> None:
+        from ..signed_save import slot_name
+
+        name = slot_name(self.save_slot.value)
         try:
-            game = Game.from_json(self.save_text.value)
+            self.session.load(name, self.save_folder)
         except SaveError as exc:
-            self.say(f"This text cannot be loaded: {exc}", "error")
+            self.say(f"This saved game cannot be loaded: {exc}.", "error")
             return
-        if self.seat >= game.players:
-            self.say(f"This saved game has {game.players} seats; there is no seat "
-                     f"{seat_name(self.seat)}.", "error")
-            return
-        self.game = game
-        if len(self.bots) != game.players:
-            self.bots = [GreedyBot(seed=self.seed + s) for s in range(game.players)]
+        board = self.view().board
         for chooser in (self.chooser, self.sharer):
-            chooser.board, chooser.tickets = game.view(self.seat).board, ()
-        self._bots_choose_tickets()
+            chooser.board = board
+            chooser.set_tickets(())
+        self.board_map.value = ""
+        self.session.play_setup()
         self.render()
-        self.say(f"Loaded: {game.players} players, {seat_name(game.to_move)} to move.", "success")
+        view = self.view()
+        self.say(f"Loaded '{name}': {view.players} players, {seat_name(view.to_move)} to move.",
+                 "success")
 
     @safe
     def _route_changed(self) -> None:
         if not self._rendering:
-            self._refresh_payments(self._legal())
+            self._refresh_payments(self.legal())
 
     # --- showing -----------------------------------------------------------------------------
     def _refresh_payments(self, legal: list) -> None:
@@ -373,13 +386,35 @@ class TeamGame(LessonWidget):
                    if isinstance(a, act.Claim) and a.route == rid]
         self.payment.options = options
         self.payment.value = options[0][1] if options else None
+        highlight(self.claim_button, bool(options))
+        # "Pay with" is empty only for a route this seat cannot pay: say why (K1-K3).
+        rule_reason = None if options or rid is None else self._why_not(rid)
+        self.route_note.value = "" if rule_reason is None else display.message_html(
+            rule_reason[0], "info", rule=rule_reason[2])
 
-    def render(self) -> None:
-        view, game = self.view(), self.game
-        legal = self._legal()
+    def _why_not(self, rid: str | None) -> tuple[str, str, str | None]:
+        """``(text, kind, rule)`` for the message line: why this route cannot be claimed now."""
+        view = self.view()
+        if rid is None:
+            return "Choose a route first.", "info", None
+        if self.session.is_over or not view.my_turn:
+            return (f"You claim on your own move; it is {seat_name(view.to_move)}'s now.", "info",
+                    "C2")
+        if view.phase is not Phase.TURN:
+            return "Finish what your move asks first (see above).", "info", None
+        problem = self.session.claim_problem(rid)
+        if problem is None:  # pragma: no cover - a payable route always has a payment
+            return "Choose how to pay.", "info", None
+        return f"You cannot claim this route now: {problem[1]}.", "error", problem[0]
+
+    def paint(self) -> None:
+        view = self.view()
+        legal = self.legal()
+        over = self.session.is_over
         self.header.value = self.seat_header(view)
         self.step.value = display.message_html(self._hint(view), "info")
-        self.score_sheet.value = score_sheet_html(game) if game.is_over else ""
+        self.score_sheet.value = (score_sheet_html(view.board, self.session.scores())
+                                  if over else "")
         self.row.value = display.layout_html(
             display.card_row_html(list(view.face_up), title="Face-up cards",
                                   labels=[f"slot {i}" for i in range(FACE_UP)]),
@@ -390,17 +425,16 @@ class TeamGame(LessonWidget):
                       f"<div class='ttr-sub'>cards; {len(view.discard)} discarded</div></div>"),
             direction="row")
         sources = {a.source for a in legal if isinstance(a, act.DrawCard)}
+        places = {a.to for a in legal if isinstance(a, act.PlaceCard)}
         for i, b in enumerate(self.take):
-            b.button_style = "primary" if i in sources else ""
-        self.deck.button_style = "primary" if "deck" in sources else ""
+            highlight(b, i in sources)
+        highlight(self.deck, "deck" in sources)
         self.deck.description = f"Deck ({view.draw_pile_size})"
-        for b in (self.to_hand, self.to_cardholder):
-            b.button_style = "warning" if view.phase is Phase.PLACE_CARD and view.my_turn else ""
-        # Highlight only what can be used now: the bots' button when it is their turn, the ticket
-        # share when a turn is open.
-        self.others.button_style = "" if view.my_turn or self.game.is_over else "warning"
-        self.sharer.confirm.button_style = "primary" if view.my_turn and view.phase is Phase.TURN \
-            and view.tickets else ""
+        highlight(self.to_hand, "hand" in places)
+        highlight(self.to_cardholder, "cardholder" in places)
+        highlight(self.others, not view.my_turn and not over)
+        highlight(self.sharer.confirm, any(isinstance(a, act.ShareTickets) for a in legal))
+        highlight(self.draw_tickets, any(isinstance(a, act.DrawTickets) for a in legal))
         payable = {a.route for a in legal if isinstance(a, act.Claim)}
         self._render_routes(view, payable, legal)
         self._render_tunnel(view, legal)
@@ -409,12 +443,14 @@ class TeamGame(LessonWidget):
         choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
         self.chooser.layout.display = "flex" if choosing else "none"
+        highlight(self.chooser.confirm, choosing)
         self.chooser.title.value = "<b>Your ticket offer (only you see it)</b>"
         self.chooser.confirm.description = ("Confirm my setup tickets" if view.phase is
                                             Phase.SETUP_TICKETS else "Keep the ticked tickets")
-        self.sharer.set_tickets(view.tickets)
+        # T4 shares kept tickets: nothing to share while the setup offer is still open (T1)
+        self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
         self.table.value = display.layout_html(players_html(view), routes_html(view, payable))
-        self.history.value = self.events_html(view, last=8)
+        self.history.value = self.events_html(view.events, last=8)
 
     def _render_routes(self, view: PlayerView, payable: set[str], legal: list) -> None:
         board = view.board
@@ -424,10 +460,13 @@ class TeamGame(LessonWidget):
                    for r in rows]
         current = self.route.value
         ids = [rid for _, rid in options]
+        # Start on a route this seat can pay (the list puts them first); keep the learner's
+        # choice while it stays payable, or while nothing is payable at all.
+        keep = current in ids and (current in payable or not payable)
         self._rendering = True
         try:
             self.route.options = options
-            self.route.value = current if current in ids else (ids[0] if ids else None)
+            self.route.value = current if keep else (ids[0] if ids else None)
         finally:
             self._rendering = False
         self._refresh_payments(legal)
@@ -440,6 +479,8 @@ class TeamGame(LessonWidget):
                 if isinstance(a, act.PayTunnel)]
         self.tunnel_payment.options = pays
         self.tunnel_payment.value = pays[0][1] if pays else None
+        highlight(self.pay_button, bool(pays))
+        highlight(self.withdraw_button, any(isinstance(a, act.Withdraw) for a in legal))
         if not show:
             self.tunnel_view.value = ""
             return
@@ -456,14 +497,15 @@ class TeamGame(LessonWidget):
     def _ticket_statuses(self, view: PlayerView) -> dict:
         """Tickets this seat can see that its team has already joined (read from the score)."""
         visible = set(view.tickets) | set(view.team_tickets)
-        sheet = self.game.scores()[view.team]
-        return {t.ticket: "completed" if t.completed else ("failed" if self.game.is_over
-                                                            else None)
+        sheet = self.session.scores()[view.team]
+        over = self.session.is_over
+        return {t.ticket: "completed" if t.completed else ("failed" if over else None)
                 for t in sheet.tickets if t.ticket in visible}
 
     def _hint(self, view: PlayerView) -> str:
-        if self.game.is_over:
-            return "The game is over: the score sheet is below."
+        if self.session.is_over:
+            return ("The game is over: the score sheet is at the top of the game, right under "
+                    "this line.")
         if not view.my_turn:
             return (f"{seat_name(view.to_move)} is to move. Press '{self.others.description}' "
                     "to let the bots play until your next move.")

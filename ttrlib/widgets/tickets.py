@@ -21,9 +21,11 @@ from .. import actions as act
 from .. import display
 from ..board import Board
 from ..game import Game, Phase, PlayerView, seat_name, team_name
-from .base import LessonWidget, button, safe
+from .base import LessonWidget, button, close_all, highlight, safe
 
-_BOX = w.Layout(width="200px", margin="0 8px 6px 0")
+
+def _box_layout() -> w.Layout:
+    return w.Layout(width="200px", margin="0 8px 6px 0")  # one each: closed with its box
 
 
 class TicketChooser(w.VBox):
@@ -58,12 +60,16 @@ class TicketChooser(w.VBox):
         tickets = tuple(tickets)
         if tickets == self.tickets:
             return
+        # The old checkboxes name the old tickets (and hold their ticks): close them, so that
+        # nothing of a previous screen (a teammate's offer, T1) stays in the page (I1).
+        close_all(*self.row.children)
+        self.row.children = ()
         self.tickets = tickets
         if self.pictures:
             self.boxes = [w.Checkbox(value=False, description=f"{self.verb} {t}", indent=False,
                                      layout=w.Layout(width="auto")) for t in tickets]
             self.row.children = [
-                w.VBox([w.HTML(display.ticket_html(self.board.ticket(t))), box], layout=_BOX)
+                w.VBox([w.HTML(display.ticket_html(self.board.ticket(t))), box], layout=_box_layout())
                 for t, box in zip(tickets, self.boxes)
             ]
         else:
@@ -128,7 +134,8 @@ def ticket_table_html(view: PlayerView, statuses: dict | None = None) -> str:
 def _deck_html(size: int) -> str:
     return (f"<div class='ttr-root'>{display.style()}<div class='ttr-frame'><div class='ttr-head'>"
             f"<span>Ticket deck</span></div><div style='font-size:22px;font-weight:800'>{size}"
-            "</div><div class='ttr-sub'>tickets face down</div></div></div>")
+            f"</div><div class='ttr-sub'>{'ticket' if size == 1 else 'tickets'} face down</div>"
+            "</div></div>")
 
 
 _PLAY_HINT = {
@@ -149,9 +156,9 @@ class TicketStepper(LessonWidget):
     ``"setup"``, ``"curtain"``, ``"revealed"`` or ``"play"``.
     """
 
-    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int = 0, bots=None):
-        game = Game.new(players=4, seed=seed) if game is None else game
-        super().__init__(game, seat, bots=bots, seed=seed)
+    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int | None = None,
+                 bots=None, deal=None):
+        super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
         self.home_seat = seat
         self.team_seats = (seat - seat % 2, seat - seat % 2 + 1)
         self.curtain = False
@@ -160,7 +167,7 @@ class TicketStepper(LessonWidget):
         self.step = w.HTML()
         self.table = w.HTML()
         self.notes = w.HTML()
-        board = game.view(seat).board
+        board = self.view().board
         self.chooser = TicketChooser(board, "keep", self.confirm_choice)
         self.continue_button = button("Continue", self.pass_screen, width="auto")
         self.start_button = button("Start the game", self.start, width="auto")
@@ -171,7 +178,7 @@ class TicketStepper(LessonWidget):
                                           "your whole turn (T4)")
         self.others = button("Let the other players play", self.next_turn, width="220px")
         for b in (self.continue_button, self.start_button):
-            b.button_style = "warning"
+            highlight(b, True)  # the only move there is on that screen
         self._advance_setup()
         self.render()
 
@@ -188,17 +195,15 @@ class TicketStepper(LessonWidget):
             return "curtain"
         if self.revealed:
             return "revealed"
-        return "setup" if self.game.phase is Phase.SETUP_TICKETS else "play"
+        return "setup" if self.view().phase is Phase.SETUP_TICKETS else "play"
 
     # --- setup (T1) --------------------------------------------------------------------------
     def _advance_setup(self) -> None:
         """Bots choose for the other teams' seats; the screen goes to the team seat to choose."""
-        game = self.game
-        while game.phase is Phase.SETUP_TICKETS and game.to_move not in self.team_seats:
-            s = game.to_move
-            game.apply(self.bots[s].choose(game.view(s), game.legal_actions()))
-        if game.phase is Phase.SETUP_TICKETS:
-            self.seat = game.to_move
+        self.session.play_setup(humans=self.team_seats)
+        view = self.view()
+        if view.phase is Phase.SETUP_TICKETS and view.to_move != self.seat:
+            self.session = self.session.at_seat(view.to_move)  # the screen passes (T1)
 
     @safe
     def confirm_choice(self) -> None:
@@ -218,12 +223,12 @@ class TicketStepper(LessonWidget):
 
     def _after_setup_choice(self, chooser: int) -> None:
         mate = chooser ^ 1
-        view = self.game.view(chooser)
-        if self.game.phase is Phase.SETUP_TICKETS and self.game.to_move == mate:
+        view = self.view()
+        if view.phase is Phase.SETUP_TICKETS and view.to_move == mate:
             self.curtain = True
             self.say(f"{seat_name(chooser)}'s choice is locked in and hidden. The "
                      f"{team_name(view.team)} ticket cardholder still holds "
-                     f"{len(view.team_tickets)} tickets: the shared tickets wait until "
+                     f"{display.plural(len(view.team_tickets), 'ticket')}: the shared tickets wait until "
                      f"{seat_name(mate)} has chosen too.", "success", rule="T1")
             return
         self.revealed = True
@@ -250,7 +255,7 @@ class TicketStepper(LessonWidget):
             self.say("Finish the ticket choice first.")
             return
         self.revealed = False
-        self.seat = self.home_seat
+        self.session = self.session.at_seat(self.home_seat)
         self.message.value = ""
         self.render()
 
@@ -263,7 +268,7 @@ class TicketStepper(LessonWidget):
                     "revealed": f"press '{self.start_button.description}' first"}[stage]
             self.say(f"Not yet: {hint}.", rule="T1")
             return False
-        if not self.game.is_over and not self.view().my_turn:
+        if not self.session.is_over and not self.view().my_turn:
             self.say(f"It is not your turn yet: press '{self.others.description}'.")
             return False
         return True
@@ -277,7 +282,7 @@ class TicketStepper(LessonWidget):
             view = self.view()
             self.last_draw = {"before": before, "offer": view.ticket_offer,
                               "during": view.ticket_deck_size}
-            self.say(f"You drew {len(view.ticket_offer)} tickets: the ticket deck went from "
+            self.say(f"You drew {display.plural(len(view.ticket_offer), 'ticket')}: the ticket deck went from "
                      f"{before} to {view.ticket_deck_size}.", rule="T2")
             self.render()
 
@@ -308,9 +313,9 @@ class TicketStepper(LessonWidget):
             self._my_move()
             return
         note = ""
-        if self.view().my_turn and not self.game.is_over:
+        if self.session.my_turn:
             ticket_moves = (act.DrawTickets, act.ShareTickets, act.KeepTickets)
-            if any(isinstance(a, ticket_moves) for a in self.game.legal_actions()):
+            if any(isinstance(a, ticket_moves) for a in self.legal()):
                 self.say("It is your turn: the others are waiting for you.")
                 return
             # No ticket can be drawn or shared: this lesson has nothing to offer, so a bot plays.
@@ -319,15 +324,29 @@ class TicketStepper(LessonWidget):
         self.last_draw = None
         n = self.play_others()
         self.say(note + (f"The bots played {n} step(s); it is your turn again."
-                         if not self.game.is_over else "The game is over."))
+                         if not self.session.is_over else "The game is over."))
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
-    def render(self) -> None:
+    def reset(self) -> None:
+        """A new game: back to the setup of the learner's team, nothing of the old game kept."""
+        self.curtain = self.revealed = False
+        self.last_draw = None
+        self.session = self.session.at_seat(self.home_seat)
+        for chooser in (self.chooser, self.sharer):
+            chooser.set_tickets(())
+        self._advance_setup()
+
+    def paint(self) -> None:
         stage = self.stage
         build = {"setup": self._render_setup, "curtain": self._render_curtain,
                  "revealed": self._render_revealed, "play": self._render_play}[stage]
-        self.children = build()
+        if stage in ("curtain", "revealed"):
+            # Between two private screens nothing private stays open: the chooser that showed
+            # the last seat's offer is emptied (its checkboxes closed), the sharer too (T1, I1).
+            self.chooser.set_tickets(())
+            self.sharer.set_tickets(())
+        self.children = [self.top_bar(), *build()]
 
     def _render_setup(self) -> list:
         view = self.view()
@@ -372,7 +391,7 @@ class TicketStepper(LessonWidget):
     def _render_play(self) -> list:
         view = self.view()
         self.header.value = self.seat_header(view)
-        if self.game.is_over:
+        if self.session.is_over:
             hint = "The game is over."
         elif view.my_turn:
             hint = _PLAY_HINT.get(view.phase, "Finish your turn.")
@@ -386,8 +405,13 @@ class TicketStepper(LessonWidget):
         self.chooser.title.value = "<b>The tickets you drew (only you see them)</b>"
         self.chooser.layout.display = "flex" if choosing else "none"
         self.sharer.set_tickets(view.tickets)
+        legal = self.legal()
+        highlight(self.chooser.confirm, choosing)
+        highlight(self.draw_tickets, any(isinstance(a, act.DrawTickets) for a in legal))
+        highlight(self.sharer.confirm, any(isinstance(a, act.ShareTickets) for a in legal))
+        highlight(self.others, not view.my_turn and not self.session.is_over)
         self.notes.value = self._t3_html(view)
-        self.history.value = self.events_html(view)
+        self.history.value = self.events_html(view.events)
         return [self.header, self.step, self.table, self.chooser,
                 w.HBox([self.draw_tickets]), self.sharer, self.message, self.notes,
                 self.others, self.history]

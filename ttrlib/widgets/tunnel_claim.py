@@ -1,17 +1,27 @@
 """TunnelClaimStepper: claim a route from your hand plus the team cardholder, and for a tunnel
 watch the revealed cards one by one, see the extra cost and the odds you had, then pay or take
-your cards back (rules K1, K2, U1-U7)."""
+your cards back (rules K1, K2, U1-U7).
+
+The engine turns a tunnel's cards up the moment the cards are laid down (U1), and settles a
+tunnel with no match at once. This widget lets the learner turn them one by one, so until the
+last card is turned it shows the table as it was when the cards were laid down: nothing on the
+screen (header, route list, log, buttons) depends on a card not yet turned. Pay and take back
+both wait for the whole reveal: the choice of U3 is made after seeing it.
+"""
 
 from __future__ import annotations
+
+import dataclasses
 
 import ipywidgets as w
 
 from .. import actions as act
 from .. import display, odds
 from ..cards import CardCounts, Color
-from ..game import Game, Phase
+from ..errors import IllegalMove
+from ..game import Game, Phase, PlayerView, seat_name
 from ..rules.payments import matches
-from .base import LessonWidget, button, ready_game, safe
+from .base import LessonWidget, button, highlight, ready_game, safe
 
 
 def practice_position(seed: int = 0) -> Game:
@@ -41,12 +51,24 @@ class TunnelClaimStepper(LessonWidget):
     Controls: ``route`` (dropdown), ``payment`` (the legal ways to lay down the cards, ranked by
     the exact chance that you can pay the tunnel's extra cost afterwards), ``lay_down``,
     ``teammate_cards`` (try to use your teammate's cards: the engine refuses, K1), ``turn_next``
-    (turn the next revealed card), ``pay_choice`` + ``pay``, ``withdraw`` and ``others``.
+    (turn the next revealed card), ``pay_choice`` + ``pay``, ``withdraw``, ``others`` and
+    ``new_game_button`` ("New practice" for the practice position). The tunnel controls show
+    only while a tunnel is chosen or being claimed.
+
+    ``game=None`` deals the lesson's practice position (``practice_position(seed)``); ``deal``
+    (``seed -> Game``) says what New game deals.
     """
 
-    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int = 0, bots=None):
-        game = practice_position(seed) if game is None else ready_game(game, seed)
-        super().__init__(game, seat, bots=bots, seed=seed)
+    def __init__(self, game: Game | None = None, seat: int = 0, *, seed: int | None = None,
+                 bots=None, deal=None):
+        practice = game is None and deal is None
+        if deal is None:
+            deal = practice_position if game is None else (lambda s: ready_game(None, s))
+        super().__init__(None if game is None else ready_game(game, seed), seat, bots=bots,
+                         seed=seed, deal=deal)
+        if practice:
+            self.new_game_button.description = "New practice"
+            self.new_game_button.tooltip = "Deal the practice position again, with a new deck"
         self.route = w.Dropdown(description="Route", layout=w.Layout(width="520px"),
                                 style={"description_width": "76px"})
         self.payment = w.Dropdown(description="Lay down", layout=w.Layout(width="720px"),
@@ -62,24 +84,47 @@ class TunnelClaimStepper(LessonWidget):
         self.odds_panel = w.HTML()
         self.reveal_panel = w.HTML()
         self.cards = w.HTML()
+        self.pay_row = w.HBox([self.pay_choice, self.pay, self.withdraw])
+        self.tunnel_box = w.VBox([self.reveal_panel, w.HBox([self.turn_next]), self.pay_row])
         self.shown = 0  # how many revealed cards the learner has turned so far
-        self.attempt: dict | None = None  # the last tunnel attempt, from the public events
+        # The tunnel being claimed: the view when the cards were laid down, the claim, and the
+        # revealed cards (kept here in the kernel; a card reaches the page once it is turned).
+        self.attempt: dict | None = None
+        self._quiet = False
         # A change of choice re-reads the engine; `safe` keeps any error in the message line.
-        self.route.observe(lambda _c: safe(TunnelClaimStepper.refresh_payments)(self),
+        self.route.observe(lambda _c: safe(TunnelClaimStepper._route_changed)(self),
                            names="value")
-        self.payment.observe(lambda _c: safe(TunnelClaimStepper.show_odds)(self), names="value")
+        self.payment.observe(lambda _c: safe(TunnelClaimStepper._payment_changed)(self),
+                             names="value")
         self.children = [
-            self.header, self.route, self.payment, self.odds_panel,
-            w.HBox([self.lay_down, self.teammate_cards]), self.message, self.reveal_panel,
-            w.HBox([self.turn_next]), w.HBox([self.pay_choice, self.pay, self.withdraw]),
+            self.top_bar(), self.header, self.route, self.payment, self.odds_panel,
+            w.HBox([self.lay_down, self.teammate_cards]), self.message, self.tunnel_box,
             self.cards, self.others, self.history,
         ]
         self.render()
 
+    # --- the tunnel being turned -------------------------------------------------------------
+    @property
+    def turning(self) -> bool:
+        """Cards laid on a tunnel and some revealed cards not yet turned by the learner."""
+        return bool(self.attempt) and self.shown < len(self.attempt["revealed"])
+
+    def _screen_view(self) -> PlayerView:
+        """What the screen shows: while cards are still face down, the table as it was when the
+        cards were laid (minus the laid cards), whatever the engine already settled."""
+        if not self.turning:
+            return self.view()
+        before, claim = self.attempt["before"], self.attempt["claim"]
+        return dataclasses.replace(before, hand=before.hand - claim.hand,
+                                   team_cardholder=before.team_cardholder - claim.cardholder)
+
+    def reset(self) -> None:
+        self.attempt = None
+        self.shown = 0
+
     # --- choices ----------------------------------------------------------------------------
-    def _routes(self):
-        view = self.view()
-        open_routes = {r.id for r in self.game.claimable_routes(self.seat)} if view.my_turn else set()
+    def _routes(self, view: PlayerView):
+        open_routes = self.session.claimable_routes() if view.my_turn else set()
         rows = []
         for r in view.board.routes:
             if r.id in view.claimed:
@@ -90,7 +135,19 @@ class TunnelClaimStepper(LessonWidget):
         rows.sort()
         return [(label, rid) for _, rid, label in rows]
 
+    def _route_changed(self) -> None:
+        if not self._quiet:
+            self.refresh_payments()
+            self._show_tunnel_controls()
+
+    def _payment_changed(self) -> None:
+        if not self._quiet:
+            self.show_odds()
+            highlight(self.lay_down, self.payment.value is not None and not self.turning)
+
     def refresh_payments(self) -> None:
+        if self.turning:
+            return
         view = self.view()
         rid = self.route.value
         options = []
@@ -101,17 +158,24 @@ class TunnelClaimStepper(LessonWidget):
                     label += f"  ·  P(you can pay the extra) = {float(o.p_can_pay):.1%}"
                 options.append((label, o.claim))
         chosen = self.payment.value
-        self.payment.options = options
         values = [claim for _, claim in options]
-        # Keep the learner's choice across a refused click; else offer the best way first.
-        self.payment.value = chosen if chosen in values else (values[0] if values else None)
+        self._quiet = True
+        try:
+            self.payment.options = options
+            # Keep the learner's choice across a refused click; else offer the best way first.
+            self.payment.value = chosen if chosen in values else (values[0] if values else None)
+        finally:
+            self._quiet = False
         self.show_odds()
+        highlight(self.lay_down, self.payment.value is not None)
 
     def show_odds(self) -> None:
-        view = self.view()
-        claim = self.payment.value
+        if self.attempt:  # the odds the learner had when laying down
+            view, claim = self.attempt["before"], self.attempt["claim"]
+        else:
+            view, claim = self.view(), self.payment.value
         if claim is None or view.phase is not Phase.TURN:
-            self.odds_panel.value = ""
+            self.odds_panel.value = self._why_not_html(view)
             return
         route = view.board.route(claim.route)
         if not route.is_tunnel:
@@ -122,7 +186,8 @@ class TunnelClaimStepper(LessonWidget):
         o = odds.tunnel_odds(view, route.id, claim)
         colour = "locomotives only (U5)" if o.color is Color.LOCOMOTIVE else \
             f"{o.color.value} or locomotives (U2)"
-        text = (f"Before you lay down: the tunnel turns up {route.tunnel} cards from a draw pile of "
+        when = "When you laid down" if self.attempt else "Before you lay down"
+        text = (f"{when}: the tunnel turns up {route.tunnel} cards from a draw pile of "
                 f"{view.draw_pile_size}; {len(view.unseen)} cards are unseen from your seat and "
                 f"{odds.matching_count(view.unseen, o.color)} of them would match {colour}. "
                 f"After laying down you could still pay up to {o.spare} extra card(s), so you can "
@@ -133,19 +198,80 @@ class TunnelClaimStepper(LessonWidget):
             display.distribution_html(o.law, title=f"Extra cards for {route.a} - {route.b}"),
         )
 
+    def _why_not_html(self, view: PlayerView) -> str:
+        """Why the chosen route cannot be laid down now (K1-K3), from this seat's view."""
+        rid = self.route.value
+        if rid is None or not view.my_turn or view.phase is not Phase.TURN:
+            return ""
+        problem = self.session.claim_problem(rid)
+        if problem is None:
+            return ""
+        rule, reason = problem
+        return display.message_html(f"You cannot claim this route now: {reason}.", "info",
+                                    rule=rule)
+
+    def _show_tunnel_controls(self) -> None:
+        """Tunnel controls only for a tunnel this seat may claim now or is claiming: a plain
+        route is claimed in one step (K2)."""
+        rid, view = self.route.value, self.view()
+        tunnel = bool(self.attempt) or view.phase is Phase.TUNNEL or (
+            view.my_turn and rid is not None and view.board.route(rid).is_tunnel)
+        self.tunnel_box.layout.display = "flex" if tunnel else "none"
+
     # --- clicks ------------------------------------------------------------------------------
+    def _wait_for_the_reveal(self) -> bool:
+        if self.turning:
+            left = len(self.attempt["revealed"]) - self.shown
+            self.say(f"Turn the revealed cards first ({left} still face down): you decide to pay "
+                     "or to take your cards back once you have seen them all (U1, U3).", "info",
+                     rule="U3")
+            return True
+        return False
+
     @safe
     def claim(self) -> None:
+        if self._wait_for_the_reveal() or self.not_now("claim a route"):
+            return
         claim = self.payment.value
         if claim is None:
-            self.say("Choose a route you can pay for, then how to lay down the cards.", "info")
+            rid = self.route.value
+            problem = self.session.claim_problem(rid) if rid else None
+            if problem is None:
+                self.say("Choose a route first, then how to lay down the cards.", "info")
+            else:
+                self.say(f"You cannot claim this route now: {problem[1]}. Choose a route you "
+                         "can pay for.", "error", rule=problem[0])
             return
-        n_events = len(self.game.events)
-        if self.act(claim):
-            self._after_claim(n_events)
+        before = self.view()
+        try:
+            events = self.session.apply(claim)
+        except IllegalMove as exc:
+            self.say(exc.reason, "error", rule=exc.rule)
+            self.render()
+            return
+        tunnel = [e for e in events if e["kind"] == "tunnel"]
+        self.shown = 0
+        if not tunnel:
+            self.attempt = None
+            self.say("Route claimed: the cards you laid down went to the discard pile (K4).",
+                     "success", rule="K4")
+        else:
+            e = tunnel[-1]
+            self.attempt = {"before": before, "claim": claim, "extra": e["extra"],
+                            "revealed": [Color(c) for c in e["revealed"]],
+                            "color": Color(e["color"])}
+            if not self.attempt["revealed"]:
+                self.say("There was nothing left to reveal, so the tunnel is yours with no extra "
+                         "cost (U6).", "success", rule="U6")
+            else:
+                self.say("Cards laid down. Now turn the revealed cards one by one "
+                         f"({len(self.attempt['revealed'])} cards).", "info", rule="U1")
+        self.render()
 
     @safe
     def use_teammate(self) -> None:
+        if self._wait_for_the_reveal():
+            return
         rid = self.route.value
         if rid is None:
             self.say("Choose a route first.", "info")
@@ -153,113 +279,145 @@ class TunnelClaimStepper(LessonWidget):
         # The engine hears the attempt and names the rule; nothing changes.
         self.act(act.Claim(rid, teammate=CardCounts(locomotive=1)))
 
-    def _after_claim(self, n_events: int) -> None:
-        tunnel_events = [e for e in self.game.events[n_events:] if e["kind"] == "tunnel"]
-        if not tunnel_events:
-            self.say("Route claimed: the cards you laid down went to the discard pile (K4).",
-                     "success", rule="K4")
-            self.attempt = None
-            return
-        e = tunnel_events[-1]
-        self.attempt = {"revealed": [Color(c) for c in e["revealed"]], "extra": e["extra"],
-                        "color": Color(e["color"])}
-        self.shown = 0
-        if not self.attempt["revealed"]:
-            self.say("There was nothing left to reveal, so the tunnel is yours with no extra "
-                     "cost (U6).", "success", rule="U6")
-        else:
-            self.say("Cards laid down. Now turn the revealed cards one by one.", "info", rule="U1")
-        self.render()
-
     @safe
     def reveal_next(self) -> None:
-        if not self.attempt or self.shown >= len(self.attempt["revealed"]):
+        if not self.turning:
             self.say("There is no tunnel card left to turn.", "info")
             return
         self.shown += 1
-        card = self.attempt["revealed"][self.shown - 1]
-        hit = matches(card, self.attempt["color"])
-        self.say(f"Card {self.shown} of {len(self.attempt['revealed'])}: {card.value}. "
-                 + ("It matches: one more card is owed." if hit else "No match."),
-                 "warning" if hit else "info", rule="U5" if self.attempt["color"] is
-                 Color.LOCOMOTIVE else "U2")
-        if self.shown == len(self.attempt["revealed"]):
+        revealed, color = self.attempt["revealed"], self.attempt["color"]
+        card = revealed[self.shown - 1]
+        hit = matches(card, color)
+        rule = "U5" if color is Color.LOCOMOTIVE else "U2"
+        text = (f"Card {self.shown} of {len(revealed)}: {card.value}. "
+                + ("It matches: one more card is owed." if hit else "No match."))
+        kind = "warning" if hit else "info"
+        if self.shown == len(revealed):
             extra = self.attempt["extra"]
-            last = f"Card {self.shown} of {self.shown}: {card.value}. "
             if extra == 0:
-                self.say(last + "No revealed card matches: the tunnel is claimed with no extra "
-                         "cost.", "success", rule="U2")
+                text += " No revealed card matches: the tunnel is claimed with no extra cost."
+                kind = "success"
             else:
-                self.say(last + f"{extra} revealed card(s) match: pay {extra} more card(s) of the "
-                         "colour you used (or locomotives), or take your cards back.", "warning",
-                         rule="U2")
+                text += (f" {extra} revealed card(s) match: pay {extra} more card(s) of the colour "
+                         "you used (or locomotives), or take your cards back (U3).")
+                kind = "warning"
+        self.say(text, kind, rule=rule)
         self.render()
 
     @safe
     def pay_extra(self) -> None:
-        if self.attempt and self.shown < len(self.attempt["revealed"]):
-            self.say("Turn all the revealed cards first.", "info", rule="U1")
+        if self._wait_for_the_reveal():
             return
         choice = self.pay_choice.value
         if choice is None:
             self.act(act.PayTunnel())  # let the engine say why there is nothing to pay
             return
         if self.act(choice):
+            self.attempt = None
+            self.render()
             self.say("Paid: the laid cards, the extra cards and the revealed cards all go to the "
                      "discard pile, and the tunnel is yours (U2, U4).", "success", rule="U4")
 
     @safe
     def take_back(self) -> None:
+        if self._wait_for_the_reveal():
+            return
         if self.act(act.Withdraw()):
+            self.attempt = None
+            self.render()
             self.say("You took your laid cards back; the revealed cards were discarded and your "
                      "turn is over (U3, U4).", "info", rule="U3")
 
     @safe
     def next_turn(self) -> None:
-        if self.view().my_turn and not self.game.is_over:
-            self.say("It is your turn: claim a route first.", "info")
+        if self._wait_for_the_reveal():
             return
+        note = ""
+        if self.session.my_turn:
+            if any(isinstance(a, (act.Claim, act.PayTunnel)) for a in self.legal()):
+                self.say("It is your turn: claim a route first.", "info")
+                return
+            # No route can be paid: this lesson has nothing to offer, so a bot plays the turn.
+            self.bot_plays_my_turn()
+            note = "You could not pay for any route, so a bot played your turn. "
         self.attempt = None
         n = self.play_others()
-        self.say(f"The bots played {n} step(s); it is your turn again.", "info")
+        self.say(note + (f"The bots played {n} step(s); it is your turn again."
+                         if not self.session.is_over else "The game is over."), "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
-    def render(self) -> None:
-        view = self.view()
+    def paint(self) -> None:
+        view = self._screen_view()
+        turning = self.turning
         self.header.value = self.seat_header(view)
-        current = self.route.value
-        options = self._routes()
-        self.route.options = options
-        ids = [rid for _, rid in options]
-        self.route.value = current if current in ids else (ids[0] if ids else None)
+        self._quiet = True
+        try:
+            if turning:
+                claim = self.attempt["claim"]
+                route = view.board.route(claim.route)
+                self.route.options = [(f"{route.describe()}  (cards laid down)", route.id)]
+                self.route.value = route.id
+                self.payment.options = [(_describe_payment(claim.hand, claim.cardholder), claim)]
+                self.payment.value = claim
+            else:
+                current = self.route.value
+                options = self._routes(view)
+                ids = [rid for _, rid in options]
+                self.route.options = options
+                self.route.value = current if current in ids else (ids[0] if ids else None)
+        finally:
+            self._quiet = False
+        for control in (self.route, self.payment):
+            control.disabled = turning
         self.refresh_payments()
-        if self.attempt:
-            revealed = self.attempt["revealed"]
-            color = self.attempt["color"]
-            hi = {i for i, c in enumerate(revealed[: self.shown]) if matches(c, color)}
-            labels = ["match" if i in hi else ("" if i < self.shown else "face down")
-                      for i in range(len(revealed))]
-            # Cards not yet turned are drawn as backs, and carry no colour in the page at all.
-            row = [c if i < self.shown else Color.LOCOMOTIVE for i, c in enumerate(revealed)]
-            self.reveal_panel.value = display.card_row_html(
-                row, title=f"Tunnel reveal ({self.shown} of {len(revealed)} turned)",
-                labels=labels, highlight=hi, face_down=range(self.shown, len(revealed)),
-                empty_text="nothing to reveal")
-        else:
+        self.show_odds()
+        self._paint_reveal()
+        self._paint_pay_choices(view)
+        self._show_tunnel_controls()
+        highlight(self.lay_down, not turning and self.payment.value is not None
+                  and view.my_turn and view.phase is Phase.TURN)
+        highlight(self.others, not turning and not view.my_turn and not self.session.is_over)
+        self.cards.value = self.cards_html(view)
+        events = list(view.events)
+        if turning:
+            claim = self.attempt["claim"]
+            route = view.board.route(claim.route)
+            events.append({"text": f"{seat_name(self.seat)} lays down "
+                           f"{claim.cards.describe()} for the tunnel {route.a} - {route.b}; its "
+                           "cards are turned up one by one... (U1)"})
+        self.history.value = self.events_html(events)
+
+    def _paint_reveal(self) -> None:
+        highlight(self.turn_next, self.turning)
+        if not self.attempt:
             self.reveal_panel.value = ""
+            return
+        n = len(self.attempt["revealed"])
+        # Cards not yet turned are drawn as backs and carry no colour in the page at all.
+        turned = self.attempt["revealed"][: self.shown]
+        color = self.attempt["color"]
+        hi = {i for i, c in enumerate(turned) if matches(c, color)}
+        row = list(turned) + [Color.LOCOMOTIVE] * (n - self.shown)
+        labels = ["match" if i in hi else ("" if i < self.shown else "face down")
+                  for i in range(n)]
+        self.reveal_panel.value = display.card_row_html(
+            row, title=f"Tunnel reveal ({self.shown} of {n} turned)", labels=labels,
+            highlight=hi, face_down=range(self.shown, n), empty_text="nothing to reveal")
+
+    def _paint_pay_choices(self, view: PlayerView) -> None:
         pays = []
-        all_turned = not self.attempt or self.shown >= len(self.attempt["revealed"])
-        if view.phase is Phase.TUNNEL and view.my_turn and all_turned:
-            ways = [a for a in self.game.legal_actions() if isinstance(a, act.PayTunnel)]
+        legal = [] if self.turning else self.legal()
+        if view.phase is Phase.TUNNEL:
+            ways = [a for a in legal if isinstance(a, act.PayTunnel)]
             # Spend locomotives last, then the shared cards before your own (a suggestion only).
             ways.sort(key=lambda a: (a.cards[Color.LOCOMOTIVE], len(a.hand)))
             pays = [(_describe_payment(a.hand, a.cardholder), a) for a in ways]
         chosen = self.pay_choice.value
-        self.pay_choice.options = pays
         values = [a for _, a in pays]
+        self.pay_choice.options = pays
         self.pay_choice.value = chosen if chosen in values else (values[0] if values else None)
-        self.cards.value = self.cards_html(view)
-        turning = self.attempt and self.shown < len(self.attempt["revealed"])
-        # While the learner turns the cards one by one, the log must not give the reveal away.
-        self.history.value = self.events_html(view, hide_last_tunnel=bool(turning))
+        highlight(self.pay, bool(pays))
+        # Pay or take back is decided once every card is turned (U3): the row waits until then.
+        self.pay_row.layout.display = "none" if self.turning else "flex"
+        highlight(self.withdraw, any(isinstance(a, act.Withdraw) for a in legal))

@@ -1,0 +1,223 @@
+"""SeatSession: one seat's window on a game, the only way a lesson widget reaches the game.
+
+Everything a widget holds reaches the learner's browser, so a widget may hold only what its seat
+may know (rule I1). A ``SeatSession`` gives it exactly that: the seat's ``view()``, its
+``legal_actions()`` (only while it is this seat's move: they list the seat's own cards, but no
+one else's), ``apply(action)``, the ``events()`` this seat may read and ``scores()`` that count
+other seats' private tickets only once the game is over. The bots that play the other seats run
+inside the session, each from its own seat's view.
+
+>>> s = SeatSession.new(seed=7)
+>>> s.view().phase.value, s.seat, s.seed
+('setup_tickets', 0, 7)
+>>> offer = s.view().ticket_offer
+>>> from ttrlib import actions as act
+>>> _ = s.apply(act.KeepTickets(offer[:3], share=offer[0]))
+>>> s.legal_actions()  # A2 chooses now: nothing for this seat to do
+[]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from . import actions as act
+from .bots import GreedyBot
+from .errors import WrongPhase
+from .game import Game, Phase, PlayerView, seat_name
+from .rules import payments, tracks
+from .rules.scoring import TeamScore, score
+
+#: Seeds a learner's session chooses: four digits read well on screen ("game 4821").
+SEED_RANGE = (1000, 9999)
+
+
+def fresh_seed() -> int:
+    """A seed nobody can predict (each learner gets their own game, issue 9)."""
+    return random.SystemRandom().randint(*SEED_RANGE)
+
+
+def new_game(seed: int, players: int = 4) -> Game:
+    """The default deal: a new game, ticket setup (T1) still to come."""
+    return Game.new(players=players, seed=seed)
+
+
+class SeatSession:
+    """What seat ``seat`` may see of ``game`` and do in it; bots play the other seats.
+
+    ``deal(seed) -> Game`` makes the game for ``new_game``; ``seed`` is the number shown to the
+    learner ("game 4821"), ``None`` for a position given without one.
+    """
+
+    def __init__(self, game: Game, seat: int = 0, *, bots: Sequence | None = None,
+                 seed: int | None = None, deal: Callable[[int], Game] | None = None):
+        if not 0 <= seat < game.players:
+            raise ValueError(f"no seat {seat} in a {game.players}-player game")
+        self._game = game
+        self.seat = seat
+        self.seed = seed
+        self.deal = deal or (lambda s: new_game(s, game.players))
+        self._given_bots = bots
+        self.bots = self._make_bots(bots)
+
+    @classmethod
+    def new(cls, seed: int | None = None, seat: int = 0, *, players: int = 4,
+            deal: Callable[[int], Game] | None = None, bots: Sequence | None = None
+            ) -> "SeatSession":
+        seed = fresh_seed() if seed is None else seed
+        deal = deal or (lambda s: new_game(s, players))
+        return cls(deal(seed), seat, bots=bots, seed=seed, deal=deal)
+
+    def _make_bots(self, bots: Sequence | None) -> list:
+        if bots is not None:
+            return list(bots)
+        base = self.seed or 0
+        return [GreedyBot(seed=base + s) for s in range(self._game.players)]
+
+    def at_seat(self, seat: int) -> "SeatSession":
+        """The same game and bots seen from another seat (a hot-seat screen passed on, T1)."""
+        other = SeatSession(self._game, seat, bots=self.bots, seed=self.seed, deal=self.deal)
+        other._given_bots = self._given_bots
+        return other
+
+    def new_game(self, seed: int | None = None) -> int:
+        """Deal a new game (a fresh unpredictable seed unless one is given); returns the seed."""
+        self.seed = fresh_seed() if seed is None else seed
+        self._game = self.deal(self.seed)
+        self.bots = self._make_bots(self._given_bots)
+        return self.seed
+
+    @property
+    def game(self) -> Game:
+        """The whole game, for the library and tests. Widgets never touch it (rule I1)."""
+        return self._game
+
+    # --- what the seat may know --------------------------------------------------------------
+    def view(self) -> PlayerView:
+        return self._game.view(self.seat)
+
+    def events(self) -> tuple[dict, ...]:
+        """The public log as this seat may read it (``view().events``)."""
+        return self.view().events
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def my_turn(self) -> bool:
+        return not self._game.is_over and self._game.to_move == self.seat
+
+    @property
+    def turns(self) -> int:
+        """Turns played so far (public: everybody counts them)."""
+        return self._game.turns
+
+    def legal_actions(self) -> list[act.Action]:
+        """The legal actions when this seat is to move, else ``[]`` (another seat's legal moves
+        would show that seat's cards)."""
+        return self._game.legal_actions() if self.my_turn else []
+
+    def scores(self) -> list[TeamScore]:
+        """The score sheets. Before the end they count only the tickets this seat can read (its
+        own and its team's shared ones) and claimed routes; other seats' private tickets, and
+        other teams' shared ones, are scored only once the game is over (I1, E3)."""
+        if self._game.is_over:
+            return self._game.scores()
+        view = self.view()
+        tickets = [list(view.tickets) if s == self.seat else [] for s in range(view.players)]
+        team_tickets = [list(view.team_tickets) if t == view.team else []
+                        for t in range(view.players // 2)]
+        return score(view.board, view.players, view.claimed, tickets, team_tickets)
+
+    def claim_problem(self, route_id: str) -> tuple[str, str] | None:
+        """Why this seat cannot claim ``route_id`` now, as ``(rule, reason)``; ``None`` if it can.
+        Worked out from the seat's view only (its cards, trains and the claimed routes)."""
+        view = self.view()
+        route = view.board.route(route_id)
+        if route.id in view.claimed:
+            return "K3", f"{route.a} - {route.b} is already claimed by {seat_name(view.claimed[route.id])}"
+        if any(r.id == route.id for r in self._open_routes()):
+            return None
+        closed = tracks.closed_reason(view.board, route, view.claimed, self.seat, view.players)
+        if closed:
+            return "K3", closed
+        if view.trains[self.seat] < route.length:
+            return "K2", (f"{route.a} - {route.b} needs {route.length} trains and you have "
+                          f"{view.trains[self.seat]} left")
+        cards = view.hand + view.team_cardholder
+        have = payments.longest_payable(cards)[route.color]
+        if have < route.length:
+            what = (f"{route.color.value} cards or locomotives" if route.color is not None
+                    else "cards of one colour (plus locomotives)")
+            short = route.length - have
+            return "K1", (f"{route.a} - {route.b} costs {route.length} {what}; your hand and the "
+                          f"team cardholder hold {have}, so {short} more "
+                          f"{'is' if short == 1 else 'are'} missing (your teammate's hand "
+                          "cannot help)")
+        return None  # pragma: no cover - claimable_routes checks the same three things
+
+    def _open_routes(self):
+        return self._game.claimable_routes(self.seat)
+
+    def claimable_routes(self) -> set[str]:
+        """Ids of the routes this seat could pay for now (its own cards: K1-K3)."""
+        return {r.id for r in self._open_routes()}
+
+    # --- acting ------------------------------------------------------------------------------
+    def apply(self, action: act.Action) -> list[dict]:
+        """Apply this seat's action; returns the events it caused (as this seat may read them).
+        Another seat's turn raises ``WrongPhase`` (C2) and changes nothing."""
+        if not self.my_turn:
+            if self._game.is_over:
+                raise WrongPhase("E1", "the game is over: nothing more can be played")
+            raise WrongPhase("C2", f"it is {seat_name(self._game.to_move)}'s move, not yours")
+        before = len(self.view().events)
+        self._game.apply(action)
+        return list(self.view().events[before:])
+
+    def _bot_step(self) -> None:
+        s = self._game.to_move
+        self._game.apply(self.bots[s].choose(self._game.view(s), self._game.legal_actions()))
+
+    def play_setup(self, humans: Sequence[int] | None = None) -> None:
+        """Bots choose the setup tickets (T1) of every seat but ``humans`` (default: this seat),
+        until a human seat must choose or the setup is over."""
+        keep = {self.seat} if humans is None else set(humans)
+        while self._game.phase is Phase.SETUP_TICKETS and self._game.to_move not in keep:
+            self._bot_step()
+
+    def play_others(self, limit: int = 2000) -> int:
+        """Bots play until it is this seat's move again (or the game ends); returns the steps."""
+        done = 0
+        while not self._game.is_over and self._game.to_move != self.seat and done < limit:
+            self._bot_step()
+            done += 1
+        return done
+
+    def bot_plays_my_turn(self) -> None:
+        """A bot plays this seat's whole turn (when a lesson offers no legal move, D4, T2)."""
+        turns = self._game.turns
+        while self.my_turn and self._game.turns == turns:
+            self._bot_step()
+
+    # --- saving (rule I1: the save never reaches the page) -----------------------------------
+    def save(self, slot: str, folder=None) -> str:
+        """Save the game to a signed file on the server's side; returns the slot name used."""
+        from . import signed_save
+
+        return signed_save.save(self._game, slot, folder)
+
+    def load(self, slot: str, folder=None) -> None:
+        """Resume a signed save (``signed_save.SaveRefused`` says why one is refused)."""
+        from . import signed_save
+
+        game = signed_save.load(slot, folder)
+        if self.seat >= game.players:
+            raise signed_save.SaveRefused(f"this saved game has {game.players} seats; there is no "
+                                          f"seat {seat_name(self.seat)}")
+        self._game = game
+        self.seed = None
+        self.bots = self._make_bots(self._given_bots if self._given_bots is not None and
+                                    len(self._given_bots) == game.players else None)
