@@ -81,7 +81,7 @@ def score_check_html(game: Game, sheets) -> str:
         same = (route_points, plus - minus, total) == (sheet.route_points, sheet.ticket_points,
                                                        sheet.total)
         rows += (f"<tr><td>{team_name(team)}</td><td>{len(routes)} routes: {route_points}</td>"
-                 f"<td>{len(done)} done: +{plus}<br>{len(failed)} failed: −{minus}</td>"
+                 f"<td>{len(done)} done: +{plus}<br>{len(failed)} failed: {f'−{minus}' if minus else 0}</td>"
                  f"<td>path of {sheet.longest_path}: {sheet.asian_express}</td>"
                  f"<td>{sheet.completed} tickets done: {sheet.globetrotter}</td>"
                  f"<td><b>{total}</b></td><td>{'yes ✓' if same else 'NO ✗'}</td></tr>")
