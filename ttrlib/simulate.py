@@ -464,7 +464,7 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
     seat cannot see anew at random (``Game.resample_hidden``: the draw pile and the unknown cards
     in other hands), applies the claim to that copy and reads the extra cost the engine asks
     for. The original game is never changed. This is an end-to-end check of the rules code: its
-    counts must agree with ``odds.tunnel_odds(game.view(seat), ...)``.
+    counts must show no sign of disagreement with ``odds.tunnel_odds(game.view(seat), ...)``.
     """
     from .game import Phase
 
