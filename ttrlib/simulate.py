@@ -4,7 +4,8 @@
 shuffles them (an exact, vectorised partial Fisher-Yates shuffle, one independent shuffle per
 trial), turns cards from the top of the draw pile, reshuffles the discard pile when the draw pile
 runs out (U6, C6) and counts the revealed cards that match the claim by the rules (U2, U5).
-``compare`` then tests the simulated counts against an exact ``Distribution``.
+``compare`` then tests the simulated counts against an exact ``Distribution``: every value's
+frequency against its own band, and all of them together by chi-square.
 
 >>> from ttrlib.cards import standard_deck
 >>> from ttrlib.odds import tunnel_extra_cost
@@ -20,7 +21,6 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from dataclasses import dataclass
-from math import sqrt
 from typing import Any
 
 import numpy as np
@@ -235,18 +235,30 @@ def simulate_extra_cost(
 
 # --- checking a simulation against an exact law -----------------------------------------------
 
-_Z99 = 2.5758293035489004  # two-sided 99% normal quantile
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """The verdict of ``compare``: does a simulation agree with an exact law?
+    """The verdict of ``compare``: does a simulation show any sign of disagreeing with an exact law?
 
-    ``p_value`` is the chi-square goodness-of-fit p-value (cells with expected count below 5
-    pooled into their neighbours); ``max_deviation`` is the largest ``|simulated frequency -
-    exact probability|``, reached at ``worst_k``; ``band`` is the 99% half-width
-    ``2.576 sqrt(p (1-p) / trials)`` for that cell. ``agrees`` is ``p_value >= alpha`` (0.001 by
-    default) and ``max_deviation <= band``.
+    Two tests, both run on every comparison:
+
+    - **every cell**: for each value ``k`` the exact law allows (``0 < p_k < 1``), the simulated
+      count is tested against its exact binomial law, two-sided, at the level
+      ``cell_level = cells_alpha / cells`` (Bonferroni over the ``cells`` values); ``bands[k]``
+      is the range of frequencies that passes, ``outside`` the values whose frequency falls out
+      of its band;
+    - **chi-square**: the goodness-of-fit p-value ``p_value`` (cells with expected count below 5
+      pooled into their neighbours), which must be at least ``alpha``.
+
+    A correct simulation is flagged by chance with probability at most ``false_alarm`` =
+    ``alpha + cells_alpha`` (0.002 by default: about 1 correct simulation in 500). ``agrees``
+    (read: "shows no sign of disagreement") is True when no value lies outside its band, the
+    chi-square test passes and no value the exact law rules out was simulated.
+
+    ``max_deviation`` is the largest ``|simulated frequency - exact probability|``, reached at
+    ``worst_k``; ``band`` is the half-width of ``worst_k``'s band (the largest distance from
+    its exact probability that still passes).
     """
 
     trials: int
@@ -258,29 +270,105 @@ class Comparison:
     band: float
     agrees: bool
     alpha: float = 0.001
+    cells_alpha: float = 0.001
+    cells: int = 0
+    cell_level: float = 0.0
+    outside: tuple[int, ...] = ()
+    bands: tuple[tuple[float, float], ...] = ()
+    impossible: tuple[int, ...] = ()
+
+    @property
+    def false_alarm(self) -> float:
+        """An upper bound on the chance that a correct simulation is flagged (union bound)."""
+        return self.alpha + self.cells_alpha
+
+    def plain(self) -> str:
+        """The verdict in plain words, without test statistics."""
+        one_in = round(1 / self.false_alarm)
+        if self.agrees:
+            seen = (f"each of the {self.cells} possible values came up about as often as the "
+                    "law says, within the noise expected of that many trials" if self.cells else
+                    "every trial gave the one value the law allows")
+            return (f"The simulation ({self.trials:,} trials) shows no sign of disagreement with "
+                    f"the exact law: {seen}. (A correct simulation is flagged by chance in at "
+                    f"most 1 experiment in {one_in:,}.)")
+        reasons = []
+        if self.impossible:
+            reasons.append("it produced values the exact law rules out "
+                           f"({_and(str(k) for k in self.impossible)} extra cards)")
+        if self.outside:
+            one = len(self.outside) == 1
+            reasons.append(f"the frequenc{'y' if one else 'ies'} of "
+                           + _and(f"k = {k}" for k in self.outside)
+                           + f" lie{'s' if one else ''} outside the range the exact law allows "
+                           "for that many trials")
+        if self.p_value < self.alpha and not self.impossible:
+            reasons.append("taken together, the frequencies are further from the law than "
+                           "noise explains")
+        return (f"The simulation ({self.trials:,} trials) disagrees with the exact law: "
+                + "; ".join(reasons) + ".")
+
+    def maths(self) -> str:
+        """The tests behind the verdict: levels, bands, chi-square."""
+        lo, hi = self.bands[self.worst_k] if self.bands else (0.0, 1.0)
+        return (
+            f"Every cell: each of the {self.cells} values k with 0 < P(k) < 1 is tested against "
+            f"its exact binomial law at level {self.cell_level:.2g} (Bonferroni: "
+            f"{self.cells_alpha:g} shared over {self.cells} cells); "
+            + (f"outside their band: {', '.join(map(str, self.outside))}. " if self.outside
+               else "all inside their bands. ")
+            + f"The largest gap, {self.max_deviation:.5f} at k = {self.worst_k}, may be up to "
+            f"{self.band:.5f} (band {lo:.5f} to {hi:.5f}). Chi-square {self.chi2:.2f} on "
+            f"{self.dof} degrees of freedom, p-value {self.p_value:.3g} (needs >= {self.alpha:g}). "
+            f"Overall false-alarm rate at most {self.false_alarm:g}."
+        )
 
     def __str__(self) -> str:
-        verdict = "agrees with" if self.agrees else "does NOT agree with"
-        return (
-            f"The simulation ({self.trials:,} trials) {verdict} the exact law: chi-square "
-            f"{self.chi2:.2f} on {self.dof} degrees of freedom, p-value {self.p_value:.3g} "
-            f"(needs >= {self.alpha:g}); the largest gap between a simulated frequency and its exact "
-            f"probability is {self.max_deviation:.5f} (at {self.worst_k} extra cards), "
-            f"{'within' if self.max_deviation <= self.band else 'outside'} the 99% band "
-            f"of +/-{self.band:.5f}."
-        )
+        return f"{self.plain()} {self.maths()}"
 
     def _repr_html_(self) -> str:
         color = "#1a7f37" if self.agrees else "#b42318"
-        word = "Agrees" if self.agrees else "Does not agree"
+        word = "No sign of disagreement." if self.agrees else "Disagrees."
         return (
-            f'<p style="border-left:4px solid {color};padding-left:8px">'
-            f'<strong style="color:{color}">{word}.</strong> {html.escape(str(self))}</p>'
+            f'<div style="border-left:4px solid {color};padding-left:8px">'
+            f'<p><strong style="color:{color}">{word}</strong> {html.escape(self.plain())}</p>'
+            "<details><summary>For the curious: the maths</summary>"
+            f"<p>{html.escape(self.maths())}</p></details></div>"
         )
 
 
-def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001) -> Comparison:
-    """Compare simulated ``counts`` (``counts[k]`` = trials with value ``k``) with ``exact``.
+def _and(items) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _cell_band(n: int, p: float, level: float) -> tuple[int, int]:
+    """The counts ``lo..hi`` that pass the two-sided exact binomial test of ``Bin(n, p)`` at
+    ``level``: a count passes when neither tail beyond it holds at most ``level / 2``."""
+    from scipy.stats import binom  # lazy
+
+    half = level / 2
+    lo = int(binom.ppf(half, n, p))  # the smallest count whose lower tail exceeds half ...
+    while lo > 0 and binom.cdf(lo - 1, n, p) > half:
+        lo -= 1
+    while binom.cdf(lo, n, p) <= half:
+        lo += 1
+    hi = int(binom.isf(half, n, p))  # ... and the largest whose upper tail exceeds half
+    while binom.sf(hi, n, p) > half:  # P(X >= hi + 1)
+        hi += 1
+    while hi > 0 and binom.sf(hi - 1, n, p) <= half:  # P(X >= hi)
+        hi -= 1
+    return lo, hi
+
+
+def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001,
+            cells_alpha: float = 0.001) -> Comparison:
+    """Test simulated ``counts`` (``counts[k]`` = trials with value ``k``) against ``exact``.
+
+    Every value's count is tested against its own band (exact binomial, Bonferroni-shared level
+    ``cells_alpha``), and the whole is tested by chi-square at ``alpha``: see ``Comparison``.
+    A correct simulation is flagged with probability at most ``alpha + cells_alpha``.
 
     >>> from fractions import Fraction
     >>> law = Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
@@ -303,8 +391,24 @@ def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001) -> Compar
     freq = obs / n
     dev = np.abs(freq - probs)
     worst = int(np.argmax(dev))
-    pw = probs[worst]
-    band = _Z99 * sqrt(pw * (1 - pw) / n)
+
+    # every cell against its own band; a sure value (p = 1) or an impossible one (p = 0) has
+    # no noise, so it is checked exactly instead
+    tested = [k for k in range(top) if 0 < exact.prob(k) < 1]
+    level = cells_alpha / max(len(tested), 1)
+    bands = []
+    outside = []
+    for k in range(top):
+        if k in tested:
+            lo, hi = _cell_band(n, float(probs[k]), level)
+        else:
+            lo = hi = n if exact.prob(k) == 1 else 0
+        bands.append((lo / n, hi / n))
+        if not lo <= obs[k] <= hi and k in tested:
+            outside.append(k)
+    impossible = tuple(k for k in range(top) if probs[k] == 0 and obs[k] > 0)
+    lo, hi = bands[worst]
+    band = max(probs[worst] - lo, hi - probs[worst])
 
     # chi-square: pool neighbouring cells until each expected count is at least 5
     expected = probs * n
@@ -325,7 +429,6 @@ def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001) -> Compar
         else:
             bins_o.append(acc_o)
             bins_e.append(acc_e)
-    impossible = bool((obs[probs == 0] > 0).any())  # a value the exact law rules out
     if impossible:
         chi2, p_value = float("inf"), 0.0
     elif len(bins_o) < 2:
@@ -333,7 +436,7 @@ def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001) -> Compar
     else:
         res = chisquare(bins_o, bins_e)
         chi2, p_value = float(res.statistic), float(res.pvalue)
-    agrees = bool(p_value >= alpha and dev[worst] <= band and not impossible)
+    agrees = bool(p_value >= alpha and not outside and not impossible)
     return Comparison(
         trials=n,
         chi2=chi2,
@@ -341,9 +444,15 @@ def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001) -> Compar
         p_value=p_value,
         max_deviation=float(dev[worst]),
         worst_k=worst,
-        band=band,
+        band=float(band),
         agrees=agrees,
         alpha=alpha,
+        cells_alpha=cells_alpha,
+        cells=len(tested),
+        cell_level=level,
+        outside=tuple(outside),
+        bands=tuple(bands),
+        impossible=impossible,
     )
 
 
@@ -355,7 +464,7 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
     seat cannot see anew at random (``Game.resample_hidden``: the draw pile and the unknown cards
     in other hands), applies the claim to that copy and reads the extra cost the engine asks
     for. The original game is never changed. This is an end-to-end check of the rules code: its
-    counts must agree with ``odds.tunnel_odds(game.view(seat), ...)``.
+    counts must show no sign of disagreement with ``odds.tunnel_odds(game.view(seat), ...)``.
     """
     from .game import Phase
 
