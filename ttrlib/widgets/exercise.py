@@ -42,7 +42,7 @@ class ExerciseWidget(w.VBox):
             f"<style>{_CSS}</style><div class='ttr-q' role='heading' aria-level='3'>"
             f"<b>{title}.</b> {html.escape(exercise.question)}</div>"
             + (f"<div class='ttr-note'>{html.escape(tolerance_words(exercise))}</div>"
-               if exercise.kind == "chance" else ""))
+               if exercise.kind == "chance" else ""), layout=w.Layout(width="100%"))
         if typed:
             self.answer_box = w.Text(placeholder="your answer", description="Answer:",
                                      continuous_update=False,

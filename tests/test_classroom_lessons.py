@@ -1,0 +1,220 @@
+"""Every lesson as a learner meets it: in the classroom app (Voila with the project's
+``classroom/`` config, as ``make classroom`` serves it) in Chromium.
+
+For each lesson: the page shows its widgets and no raw Python output; the first exercise is
+answered wrongly, then rightly, and the feedback says so; an axe-core scan finds no serious or
+critical violation inside the lesson's own widgets; a full-page screenshot is saved under
+``test-artifacts/``. Then: two learners get two different games, two learners with ``?seed=7``
+get the same one, and ``?teacher=1`` shows the answers.
+
+The answers typed here come from the hand-written keys (``notebooks/answers``).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import lab_harness as h
+import pytest
+
+from ttrlib.lessons.answers import load_key
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+KEYS = ROOT / "notebooks" / "answers"
+LESSONS = sorted(p.name for p in (ROOT / "notebooks").glob("0[0-9]-*.ipynb"))
+VIEWPORT = {"width": 1280, "height": 900}
+LOAD_MS = 240_000  # the first page of a lesson may wait for its kernel under load
+
+# What raw Python output looks like on a page: a repr with keyword arguments or quotes
+# (PlaceCard(to='hand'), CardCounts(red=2)), an object's default repr, a dict or list of reprs,
+# a Fraction's repr, a traceback.
+RAW = [re.compile(p) for p in (
+    r"\b[A-Z][A-Za-z]+\((?:[a-z_]+=|'|\")", r"object at 0x[0-9a-f]+", r"<[A-Za-z_.]+ [^>]*players",
+    r"\{'[a-z_]+': ", r"\[[A-Z][A-Za-z]+\(", r"Fraction\(", r"Traceback \(most recent",
+    r"\b[a-zA-Z]+Error: ")]
+
+
+def _need_browser():
+    if h.chromium_path() is None:
+        if __import__("os").environ.get("TTR_REQUIRE_BROWSER") == "1":
+            pytest.fail(h.INSTALL_HINT)
+        pytest.skip(h.INSTALL_HINT)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    _need_browser()
+    with h.classroom(tmp_path_factory.mktemp("classroom")) as (base, _proc):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_browser()
+    with h.browser() as b:
+        yield b
+
+
+def _open(browser, app, name: str, query: str = ""):
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{app}/voila/render/{name}{query}", timeout=LOAD_MS)
+    page.wait_for_selector(".ttr-exercise", timeout=LOAD_MS)
+    page.wait_for_load_state("networkidle", timeout=LOAD_MS)
+    return context, page
+
+
+def _page_text(page) -> str:
+    return page.evaluate("() => document.body.innerText")
+
+
+def _feedback(box) -> str:
+    return box.locator(".ttr-msg-text").last.inner_text()
+
+
+def _answers(ex) -> tuple[object, object]:
+    """(a wrong answer, the right one) for the key entry ``ex``, as the learner gives them."""
+    if ex.kind == "number":
+        return str(ex.answer + 1), str(ex.answer)
+    if ex.kind == "chance":
+        return ("1" if ex.answer != 1 else "0"), str(ex.answer)
+    if ex.kind == "choice":
+        return next(o for o in ex.options if o != ex.answer), ex.answer
+    wrong = [o for o in ex.options if o not in ex.answer] or list(ex.answer)[:-1]
+    return wrong, [o for o in ex.options if o in ex.answer]
+
+
+def _give(box, ex, answer) -> None:
+    if ex.kind in ("number", "chance"):
+        field = box.locator("input[type=text]").first
+        field.fill(answer)
+        field.press("Tab")  # the box sends its value when it loses focus (continuous_update off)
+    elif ex.kind == "choice":
+        box.locator("label", has_text=answer).first.click()
+    else:
+        for label in box.locator(".widget-checkbox").all():
+            want = label.inner_text().strip() in answer
+            tick = label.locator("input[type=checkbox]")
+            if tick.is_checked() != want:
+                tick.click()
+    box.locator("button", has_text="Check").click()
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_lesson_in_the_classroom_app(browser, app, name):
+    context, page = _open(browser, app, name)
+    try:
+        text = _page_text(page)
+        found = [m.group(0) for p in RAW for m in p.finditer(text)]
+        assert not found, f"raw Python output on the {name} page: {found[:5]}"
+        assert "replace None" not in text and "the cell below" not in text
+
+        key = load_key(name, KEYS)
+        box = page.locator(".ttr-exercise").first
+        question = box.locator(".ttr-q").inner_text()
+        ex = next(e for e in key.values() if e.question in question)
+        wrong, right = _answers(ex)
+        _give(box, ex, wrong)
+        page.wait_for_function("(el) => el.innerText.includes('Not yet')",
+                               arg=box.element_handle(), timeout=30_000)
+        assert f"rule {ex.rule}" in _feedback(box) and "Hint" in _feedback(box)
+        _give(box, ex, right)
+        page.wait_for_function("(el) => el.innerText.includes('Right!')",
+                               arg=box.element_handle(), timeout=30_000)
+
+        _axe_check(page, name)
+        _screenshots(page, f"voila-{Path(name).stem}")
+    finally:
+        context.close()
+
+
+def _screenshots(page, stem: str, max_pages: int = 30) -> None:
+    """The whole lesson, one screenful a picture (Voila scrolls inside its page, so a
+    full-page screenshot would show only the first screen): ``stem-p01.png``, ..."""
+    h.ARTIFACTS.mkdir(exist_ok=True)
+    for old in h.ARTIFACTS.glob(f"{stem}-p[0-9][0-9].png"):
+        old.unlink()
+    find = """() => { const all = [document.scrollingElement, ...document.querySelectorAll('*')];
+        return all.filter(e => e && e.scrollHeight > e.clientHeight + 50
+            && getComputedStyle(e).overflowY !== 'visible' && getComputedStyle(e).overflowY
+            !== 'hidden' || e === document.scrollingElement)
+          .sort((a, b) => b.scrollHeight - a.scrollHeight)[0]; }"""
+    scroller = page.evaluate_handle(find)
+    total, step = page.evaluate("(e) => [e.scrollHeight, e.clientHeight - 80]", scroller)
+    offset = 0
+    for i in range(1, max_pages + 1):
+        page.evaluate("([e, y]) => { e.scrollTop = y; }", [scroller, offset])
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(h.ARTIFACTS / f"{stem}-p{i:02d}.png"))
+        offset += max(step, 200)
+        if offset >= total:
+            break
+
+
+def _axe_check(page, name: str) -> None:
+    """No serious or critical axe-core violation inside the lesson's own widgets."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    ours = []
+    for v in results.response["violations"]:
+        if v.get("impact") not in ("serious", "critical"):
+            continue
+        for node in v["nodes"]:
+            html = node.get("html", "")
+            if any(mark in html or mark in " ".join(map(str, node.get("target", [])))
+                   for mark in ("ttr-", "widget-")):
+                ours.append(f"{v['id']}: {html[:160]}")
+    assert not ours, f"{name}: axe violations in the lesson's widgets: {ours[:6]}"
+
+
+def _game_numbers(page) -> list[str]:
+    return re.findall(r"game (\d+)", " ".join(page.locator(".ttr-game-no").all_inner_texts()))
+
+
+def test_two_learners_get_two_games_and_a_seed_puts_a_class_on_one(browser, app):
+    lesson = "01-card-splits.ipynb"
+    pages = [_open(browser, app, lesson) for _ in range(2)]
+    try:
+        first, second = (_game_numbers(p) for _, p in pages)
+        assert first and second and first != second
+    finally:
+        for context, _ in pages:
+            context.close()
+    pages = [_open(browser, app, lesson, "?seed=7") for _ in range(2)]
+    try:
+        numbers = [_game_numbers(p) for _, p in pages]
+        assert numbers[0] and numbers[0] == numbers[1] and numbers[0][0] == "7"
+        rows = [p.locator(".ttr-widget").first.inner_text() for _, p in pages]
+        assert rows[0] == rows[1]  # the same deal, card for card
+    finally:
+        for context, _ in pages:
+            context.close()
+
+
+def test_teacher_mode_shows_every_answer(browser, app):
+    context, page = _open(browser, app, "03-claiming-routes.ipynb", "?teacher=1")
+    try:
+        boxes = page.locator(".ttr-exercise")
+        assert boxes.count() >= 3
+        for i in range(boxes.count()):
+            assert "Teacher mode" in boxes.nth(i).inner_text()
+    finally:
+        context.close()
+
+
+def test_the_key_answers_are_typed_as_learners_type_them():
+    # The wrong answers this test gives are really wrong, by the judge itself.
+    from ttrlib.lessons.answers import judge
+
+    for name in LESSONS:
+        for ex in load_key(name, KEYS).values():
+            wrong, right = _answers(ex)
+            assert judge(ex, right).right, (name, ex.id)
+            assert not judge(ex, wrong).right, (name, ex.id)
+            if ex.kind == "chance":
+                assert Fraction(right) == ex.answer
