@@ -102,8 +102,7 @@ class CardSplitStepper(LessonWidget):
                      rule="D4")
         n = self.play_others()
         if n or not self.session.is_over:
-            self.say(f"The bots played {n} step(s); it is your turn again."
-                     if not self.session.is_over else "The game is over.", "info")
+            self.say(self.others_played_text(n), "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------

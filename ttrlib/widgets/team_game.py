@@ -316,8 +316,7 @@ class TeamGame(LessonWidget):
             self.say("It is your move: the others are waiting for you.")
             return
         n = self.play_others()
-        self.say(f"The bots played {n} step(s)." + ("" if self.session.is_over else
-                                                    " It is your move again."))
+        self.say(self.others_played_text(n))
         self.render()
 
     @safe
@@ -477,7 +476,7 @@ class TeamGame(LessonWidget):
             display.card_row_html(list(t.revealed), title=f"Tunnel {route.a} - {route.b}: "
                                   f"{len(t.revealed)} cards revealed (U1)",
                                   empty_text="nothing left to reveal (U6)"),
-            display.message_html(f"{seat_name(t.seat)} owes {t.extra} more card(s): {colour}. "
+            display.message_html(f"{seat_name(t.seat)} owes {display.plural(t.extra, 'more card')}: {colour}. "
                                  "Pay, or take the laid cards back (U3).", "warning", rule="U2"))
 
     def _ticket_statuses(self, view: PlayerView) -> dict:

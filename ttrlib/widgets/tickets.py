@@ -296,8 +296,9 @@ class TicketStepper(LessonWidget):
         mine = [e for e in view.events if e["kind"] == "keep_tickets" and e["seat"] == view.seat]
         info["log"] = mine[-1]["text"] if mine else ""
         self.last_draw = info
-        self.say(f"You kept {len(action.keep)} ticket(s) and shared {action.share}; "
-                 f"{len(rejected)} went to the bottom of the ticket deck.", "success", rule="T3")
+        kept = display.plural(len(action.keep), "ticket")
+        self.say(f"You kept {kept} and shared {action.share}; {len(rejected)} went to the "
+                 "bottom of the ticket deck.", "success", rule="T3")
 
     @safe
     def share(self) -> None:
@@ -324,8 +325,7 @@ class TicketStepper(LessonWidget):
             note = "You had no ticket to draw or share, so a bot played your turn. "
         self.last_draw = None
         n = self.play_others()
-        self.say(note + (f"The bots played {n} step(s); it is your turn again."
-                         if not self.session.is_over else "The game is over."))
+        self.say(note + self.others_played_text(n))
         self.render()
 
     # --- showing -----------------------------------------------------------------------------

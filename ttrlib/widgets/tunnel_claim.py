@@ -20,20 +20,10 @@ from .. import display, odds
 from ..cards import CardCounts, Color
 from ..errors import IllegalMove
 from ..game import Game, Phase, PlayerView, seat_name
+from ..lessons import chance_words
+from ..lessons.tunnels import practice_position
 from ..rules.payments import matches
 from .base import LessonWidget, button, highlight, ready_game, safe
-
-
-def practice_position(seed: int = 0) -> Game:
-    """A position made for the lesson: A1 holds red cards and locomotives, the team cardholder
-    some more, and the Himalaya tunnels are all open."""
-    return Game.from_position(
-        seed=seed,
-        hands=[CardCounts(red=3, blue=1, locomotive=1), CardCounts(green=2, white=2),
-               CardCounts(black=2, yellow=2), CardCounts(orange=3, purple=1)],
-        cardholders=[CardCounts(red=1, blue=2, locomotive=1), CardCounts(white=2)],
-        face_up=["green", "purple", "white", "orange", "black"],
-    )
 
 
 def _describe_payment(hand: CardCounts, holder: CardCounts) -> str:
@@ -55,7 +45,8 @@ class TunnelClaimStepper(LessonWidget):
     ``new_game_button`` ("New practice" for the practice position). The tunnel controls show
     only while a tunnel is chosen or being claimed.
 
-    ``game=None`` deals the lesson's practice position (``practice_position(seed)``); ``deal``
+    ``game=None`` deals lesson 04's practice position
+    (:func:`ttrlib.lessons.tunnels.practice_position`); ``deal``
     (``seed -> Game``) says what New game deals.
     """
 
@@ -85,7 +76,8 @@ class TunnelClaimStepper(LessonWidget):
         self.reveal_panel = w.HTML()
         self.cards = w.HTML()
         self.pay_row = w.HBox([self.pay_choice, self.pay, self.withdraw])
-        self.tunnel_box = w.VBox([self.reveal_panel, w.HBox([self.turn_next]), self.pay_row])
+        self.turn_row = w.HBox([self.turn_next])
+        self.tunnel_box = w.VBox([self.reveal_panel, self.turn_row, self.pay_row])
         self.shown = 0  # how many revealed cards the learner has turned so far
         # The tunnel being claimed: the view when the cards were laid down, the claim, and the
         # revealed cards (kept here in the kernel; a card reaches the page once it is turned).
@@ -121,6 +113,16 @@ class TunnelClaimStepper(LessonWidget):
     def reset(self) -> None:
         self.attempt = None
         self.shown = 0
+        self._forget_route()
+
+    def _forget_route(self) -> None:
+        """A new turn (or game) starts on the first route this seat can pay for, not on the
+        one left chosen while another seat was to move (every route was unpayable then)."""
+        self._quiet = True
+        try:
+            self.route.value = None
+        finally:
+            self._quiet = False
 
     # --- choices ----------------------------------------------------------------------------
     def _routes(self, view: PlayerView):
@@ -155,7 +157,7 @@ class TunnelClaimStepper(LessonWidget):
             for o in odds.best_payment(view, rid):
                 label = _describe_payment(o.claim.hand, o.claim.cardholder)
                 if view.board.route(rid).is_tunnel:
-                    label += f"  ·  P(you can pay the extra) = {float(o.p_can_pay):.1%}"
+                    label += f"  ·  chance to pay the extra: {chance_words(o.p_can_pay)}"
                 options.append((label, o.claim))
         chosen = self.payment.value
         values = [claim for _, claim in options]
@@ -190,9 +192,9 @@ class TunnelClaimStepper(LessonWidget):
         text = (f"{when}: the tunnel turns up {route.tunnel} cards from a draw pile of "
                 f"{view.draw_pile_size}; {len(view.unseen)} cards are unseen from your seat and "
                 f"{odds.matching_count(view.unseen, o.color)} of them would match {colour}. "
-                f"After laying down you could still pay up to {o.spare} extra card(s), so you can "
-                f"pay whatever is revealed with probability {o.p_can_pay} "
-                f"≈ {float(o.p_can_pay):.2%}.")
+                f"After laying down you could still pay up to "
+                f"{display.plural(o.spare, 'extra card')}, so the chance that you can pay "
+                f"whatever is revealed is {chance_words(o.p_can_pay)}.")
         self.odds_panel.value = display.layout_html(
             display.message_html(text, "info", rule="U2"),
             display.distribution_html(o.law, title=f"Extra cards for {route.a} - {route.b}"),
@@ -298,8 +300,10 @@ class TunnelClaimStepper(LessonWidget):
                 text += " No revealed card matches: the tunnel is claimed with no extra cost."
                 kind = "success"
             else:
-                text += (f" {extra} revealed card(s) match: pay {extra} more card(s) of the colour "
-                         "you used (or locomotives), or take your cards back (U3).")
+                text += (f" {display.plural(extra, 'revealed card')} "
+                         f"match{'es' if extra == 1 else ''}: pay "
+                         f"{display.plural(extra, 'more card')} of the colour you used (or "
+                         "locomotives), or take your cards back (U3).")
                 kind = "warning"
         self.say(text, kind, rule=rule)
         self.render()
@@ -342,8 +346,8 @@ class TunnelClaimStepper(LessonWidget):
             note = "You could not pay for any route, so a bot played your turn. "
         self.attempt = None
         n = self.play_others()
-        self.say(note + (f"The bots played {n} step(s); it is your turn again."
-                         if not self.session.is_over else "The game is over."), "info")
+        self._forget_route()
+        self.say(note + self.others_played_text(n), "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
@@ -390,6 +394,8 @@ class TunnelClaimStepper(LessonWidget):
 
     def _paint_reveal(self) -> None:
         highlight(self.turn_next, self.turning)
+        # Turning is the only step while cards are face down; once all are up it is gone (U3).
+        self.turn_row.layout.display = "flex" if self.turning else "none"
         if not self.attempt:
             self.reveal_panel.value = ""
             return
