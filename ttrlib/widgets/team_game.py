@@ -21,7 +21,7 @@ from ..errors import SaveError
 from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
 from ..rules.scoring import TeamScore
 from .base import LessonWidget, board_map_html, button, highlight, safe
-from .tickets import TicketChooser, ticket_table_html
+from .tickets import TicketChooser
 
 _CSS = """
 .ttr-table { border-collapse: collapse; margin: 2px 0; }
@@ -414,7 +414,7 @@ class TeamGame(LessonWidget):
         self._render_routes(view, payable, legal)
         self._render_tunnel(view, legal)
         self.cards.value = self.cards_html(view)
-        self.tickets.value = ticket_table_html(view, self._ticket_statuses(view))
+        self.tickets.value = display.ticket_table_html(view, self._ticket_statuses(view))
         choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
         self.chooser.layout.display = "flex" if choosing else "none"
