@@ -157,6 +157,26 @@ def test_after_laying_down_the_widget_never_says_before_and_turn_goes_away():
         assert all("When you laid down" in s for s in seen[:6])
 
 
+def test_the_attempted_route_stays_on_screen_and_pay_shows_only_while_owed():
+    """Seen in Voila: after a tunnel with no match the route list jumped to "Calcutta - Lhasa
+    (you cannot pay for it now)" under the odds of Kashgar - Rawalpindi, and an empty "Pay with"
+    row with Pay and Take back stood there before any card was laid and after nothing was owed."""
+    for pile, owed in ((NO_MATCH, False), (TWO_MATCH, True)):
+        t = TunnelClaimStepper(tunnel_position(pile))
+        t.route.value = ROUTE
+        assert t.pay_row.layout.display == "none"  # nothing laid down, nothing owed
+        lay_down_red(t)
+        while t.turning:
+            assert t.pay_row.layout.display == "none"
+            t.turn_next.click()
+        assert t.route.value == ROUTE and t.route.disabled
+        assert [label for label, _ in t.route.options] == [
+            "Kathmandu - Lhasa, 3 red tunnel (reveals 5)  (cards laid down)"]
+        assert "Extra cards for Kathmandu - Lhasa" in plain(t.odds_panel.value)
+        assert t.pay_row.layout.display == ("flex" if owed else "none")
+        assert t.session.game.to_move == (0 if owed else 1)
+
+
 def test_the_next_turn_starts_on_a_route_the_seat_can_pay():
     """While the bots play every route reads "cannot pay now"; the turn that follows starts on a
     route A1 can pay for, not on the one the list fell on meanwhile."""

@@ -141,7 +141,7 @@ def test_screen_before_the_first_card():
     # every face-up card and the deck can be taken first: their buttons are highlighted
     assert [b.button_style for b in s.take] == ["primary"] * 5
     assert s.deck.button_style == "primary"
-    assert s.deck.description == f"Draw from deck ({v.draw_pile_size})" == "Draw from deck (7)"
+    assert s.deck.description == f"Draw from deck ({v.draw_pile_size} cards)" == "Draw from deck (7 cards)"
     assert s.to_hand.button_style == s.to_cardholder.button_style == ""
     assert s.drawn.value == ""
     cards = plain(s.cards.value)
@@ -172,7 +172,7 @@ def test_deck_card_to_hand_then_second_card_to_the_cardholder():
     assert "Decide now where it goes" in plain(s.step.value)
     assert s.to_hand.button_style == s.to_cardholder.button_style == "primary"
     assert [b.button_style for b in s.take] == [""] * 5 and s.deck.button_style == ""
-    assert s.deck.description == "Draw from deck (6)"
+    assert s.deck.description == "Draw from deck (6 cards)"
     assert v.hand == HAND_A1  # not placed yet
 
     click(s.to_hand)
@@ -287,7 +287,7 @@ def test_only_one_card_to_draw_ends_the_draw_D4():
                            cardholders=[HOLDER_A, CardCounts()], face_up=row,
                            draw_pile=[], discard=CardCounts())
     s = CardSplitStepper(g)
-    assert s.deck.button_style == "" and s.deck.description == "Draw from deck (0)"
+    assert s.deck.button_style == "" and s.deck.description == "Draw from deck (0 cards)"
     click(s.deck)
     assert "rule C6" in s.message_text and kind(s) == "error"
     click(s.take[3])  # an empty slot

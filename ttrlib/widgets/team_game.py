@@ -182,7 +182,7 @@ class TeamGame(LessonWidget):
         # Slots are numbered 0-4, as in the engine's log ("draws a card from face-up slot 2").
         self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="96px")
                      for i in range(FACE_UP)]
-        self.deck = button("Deck", lambda: self.draw("deck"), width="120px")
+        self.deck = button("Deck", lambda: self.draw("deck"), width="150px")
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
                                     width="150px")
@@ -404,7 +404,7 @@ class TeamGame(LessonWidget):
         for i, b in enumerate(self.take):
             highlight(b, i in sources)
         highlight(self.deck, "deck" in sources)
-        self.deck.description = f"Deck ({view.draw_pile_size})"
+        self.deck.description = f"Deck ({display.plural(view.draw_pile_size, 'card')})"
         highlight(self.to_hand, "hand" in places)
         highlight(self.to_cardholder, "cardholder" in places)
         highlight(self.others, not view.my_turn and not over)

@@ -60,10 +60,11 @@ class TunnelClaimStepper(LessonWidget):
         if practice:
             self.new_game_button.description = "New practice"
             self.new_game_button.tooltip = "Deal the practice position again, with a new deck"
-        self.route = w.Dropdown(description="Route", layout=w.Layout(width="520px"),
-                                style={"description_width": "76px"})
-        self.payment = w.Dropdown(description="Lay down", layout=w.Layout(width="720px"),
-                                  style={"description_width": "76px"})
+        # Wide enough for the longest label (a payment and its chance in words) in one line.
+        self.route = w.Dropdown(description="Route", layout=w.Layout(width="720px",
+                                max_width="100%"), style={"description_width": "76px"})
+        self.payment = w.Dropdown(description="Lay down", layout=w.Layout(width="960px",
+                                  max_width="100%"), style={"description_width": "76px"})
         self.lay_down = button("Lay down the cards", self.claim, width="180px")
         self.teammate_cards = button("Use my teammate's cards", self.use_teammate, width="210px")
         self.turn_next = button("Turn the next card", self.reveal_next, width="180px")
@@ -145,10 +146,10 @@ class TunnelClaimStepper(LessonWidget):
     def _payment_changed(self) -> None:
         if not self._quiet:
             self.show_odds()
-            highlight(self.lay_down, self.payment.value is not None and not self.turning)
+            highlight(self.lay_down, self.payment.value is not None and not self.attempt)
 
     def refresh_payments(self) -> None:
-        if self.turning:
+        if self.attempt:  # the laid cards stay shown until the turn is over
             return
         view = self.view()
         rid = self.route.value
@@ -357,7 +358,7 @@ class TunnelClaimStepper(LessonWidget):
         self.header.value = self.seat_header(view)
         self._quiet = True
         try:
-            if turning:
+            if self.attempt:  # the route and the cards of this attempt, until the turn is over
                 claim = self.attempt["claim"]
                 route = view.board.route(claim.route)
                 self.route.options = [(f"{route.describe()}  (cards laid down)", route.id)]
@@ -373,13 +374,13 @@ class TunnelClaimStepper(LessonWidget):
         finally:
             self._quiet = False
         for control in (self.route, self.payment):
-            control.disabled = turning
+            control.disabled = bool(self.attempt)
         self.refresh_payments()
         self.show_odds()
         self._paint_reveal()
         self._paint_pay_choices(view)
         self._show_tunnel_controls()
-        highlight(self.lay_down, not turning and self.payment.value is not None
+        highlight(self.lay_down, not self.attempt and self.payment.value is not None
                   and view.my_turn and view.phase is Phase.TURN)
         highlight(self.others, not turning and not view.my_turn and not self.session.is_over)
         self.cards.value = self.cards_html(view)
@@ -424,6 +425,8 @@ class TunnelClaimStepper(LessonWidget):
         self.pay_choice.options = pays
         self.pay_choice.value = chosen if chosen in values else (values[0] if values else None)
         highlight(self.pay, bool(pays))
-        # Pay or take back is decided once every card is turned (U3): the row waits until then.
-        self.pay_row.layout.display = "none" if self.turning else "flex"
+        # Pay or take back is decided once every card is turned (U3), and only while extra
+        # cards are owed: the row shows then and only then.
+        owed = view.phase is Phase.TUNNEL and not self.turning
+        self.pay_row.layout.display = "flex" if owed else "none"
         highlight(self.withdraw, any(isinstance(a, act.Withdraw) for a in legal))
