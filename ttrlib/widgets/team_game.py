@@ -98,7 +98,7 @@ def routes_html(view: PlayerView, payable: set[str]) -> str:
     mine = f"{team_name(view.team)}'s routes"
     order = sorted(groups, key=lambda k: (k != mine, k.startswith("Open"), k))
     rows = "".join(
-        f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({len(groups[k])})</td></tr>"
+        f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({display.plural(len(groups[k]), 'route')})</td></tr>"
         + "".join(groups[k]) for k in order)
     return _fragment(
         "<div class='ttr-frame'><div class='ttr-head'>Routes</div><div class='ttr-scroll'>"

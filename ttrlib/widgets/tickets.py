@@ -91,7 +91,7 @@ class TicketChooser(w.VBox):
 
 def _ticket_label(board: Board, tid: str) -> str:
     t = board.ticket(tid)
-    return f"{tid}: {t.a} - {t.b} ({t.points})"
+    return f"{tid}: {t.a} - {t.b} ({display.plural(t.points, 'point')})"
 
 
 _PLAY_HINT = {
