@@ -394,9 +394,8 @@ class OddsExplorer(w.VBox):
             self.message.value = ""
         room = DECK_SIZE - self.unseen.value
         self.discard_note.value = (
-            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: the discard pile is face up, "
-            "so its cards are not among the unseen ones (C1)"
-            + ("; lower N to make room" if room == 0 else "") + "</span>")
+            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: face-up cards are not "
+            "unseen (C1)" + ("; lower N to make room" if room == 0 else "") + "</span>")
         self._show_seed()
         self._show_law()
         self._clear_simulation()
