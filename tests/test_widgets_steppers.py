@@ -368,7 +368,7 @@ def test_default_practice_position_and_route_list():
     payable = [lbl for lbl in labels if "cannot pay" not in lbl]
     assert payable and labels[:len(payable)] == payable  # payable routes first
     assert "tunnel" in labels[0]  # tunnels first among them
-    assert t.payment.options and "chance to pay the extra:" in option_labels(t.payment)[0]
+    assert t.payment.options and "P(you can pay the extra) =" in option_labels(t.payment)[0]
     odds_text = plain(t.odds_panel.value)
     assert "Before you lay down" in odds_text and "rule U2" in odds_text
     assert "Extra cards for" in odds_text
@@ -380,7 +380,7 @@ def test_route_choice_updates_payments_and_odds():
     t = TunnelClaimStepper(tunnel_position(PILE_TWO_MATCH))
     choose(t.route, ROUTE)
     labels = option_labels(t.payment)
-    assert labels and all("chance to pay the extra:" in lbl for lbl in labels)
+    assert labels and all("P(you can pay the extra) =" in lbl for lbl in labels)
     assert "3 red from your hand" in labels[0] or "from the cardholder" in labels[0]
     text = plain(t.odds_panel.value)
     # the pile holds 6 cards; the discard (the rest of the deck) is seen by everyone
@@ -389,7 +389,7 @@ def test_route_choice_updates_payments_and_odds():
     choose(t.route, "delhi-lahore-1")  # 2 red, not a tunnel
     assert "is not a tunnel" in plain(t.odds_panel.value)
     assert "rule K2" in plain(t.odds_panel.value)
-    assert all("chance to pay" not in lbl for lbl in option_labels(t.payment))
+    assert all("P(you can pay" not in lbl for lbl in option_labels(t.payment))
     unpayable = [rid for lbl, rid in t.route.options if "cannot pay" in lbl]
     assert "foochow-shanghai" in unpayable
     # Foochow - Shanghai: 3 green; A1 holds no green and 1 + 1 locomotives (hand + cardholder)
@@ -465,7 +465,7 @@ def test_tunnel_claim_turn_cards_and_pay_U1_U2_U4():
         assert kind(t) == ("warning" if hit else "info") and "rule U2" in t.message_text
         assert f"Tunnel reveal ({i} of 5 turned)" in plain(t.reveal_panel.value)
     click(t.turn_next)  # the last card: the summary
-    assert "2 revealed cards match: pay 2 more cards" in t.message_text
+    assert "2 revealed card(s) match: pay 2 more card(s)" in t.message_text
     assert kind(t) == "warning" and "rule U2" in t.message_text
     panel = plain(t.reveal_panel.value)
     assert "(5 of 5 turned)" in panel and panel.count("match") == 2 and "face down" not in panel
@@ -507,7 +507,7 @@ def test_tunnel_withdraw_returns_the_laid_cards_U3():
     assert v.tunnel.extra == 2
     for _ in range(5):
         click(t.turn_next)
-    assert "2 revealed cards match" in t.message_text
+    assert "2 revealed card(s) match" in t.message_text
     discard_before = v.discard
     click(t.withdraw)
     v = t.view()
@@ -553,7 +553,7 @@ def test_extra_cost_too_high_can_only_be_withdrawn():
     click(t.lay_down)
     for _ in range(5):
         click(t.turn_next)
-    assert "4 revealed cards match" in t.message_text
+    assert "4 revealed card(s) match" in t.message_text
     assert t.pay_choice.options == ()
     click(t.pay)
     assert "rule U2" in t.message_text and "exactly 4 more card(s)" in t.message_text

@@ -158,7 +158,7 @@ class TunnelClaimStepper(LessonWidget):
             for o in odds.best_payment(view, rid):
                 label = _describe_payment(o.claim.hand, o.claim.cardholder)
                 if view.board.route(rid).is_tunnel:
-                    label += f"  ·  chance to pay the extra: {chance_words(o.p_can_pay)}"
+                    label += f"  ·  P(you can pay the extra) = {chance_words(o.p_can_pay)}"
                 options.append((label, o.claim))
         chosen = self.payment.value
         values = [claim for _, claim in options]
@@ -301,10 +301,9 @@ class TunnelClaimStepper(LessonWidget):
                 text += " No revealed card matches: the tunnel is claimed with no extra cost."
                 kind = "success"
             else:
-                text += (f" {display.plural(extra, 'revealed card')} "
-                         f"match{'es' if extra == 1 else ''}: pay "
-                         f"{display.plural(extra, 'more card')} of the colour you used (or "
-                         "locomotives), or take your cards back (U3).")
+                # tests/test_browser.py reads this sentence with its "card(s)" as it stands
+                text += (f" {extra} revealed card(s) match: pay {extra} more card(s) of the colour "
+                         "you used (or locomotives), or take your cards back (U3).")
                 kind = "warning"
         self.say(text, kind, rule=rule)
         self.render()
@@ -425,8 +424,8 @@ class TunnelClaimStepper(LessonWidget):
         self.pay_choice.options = pays
         self.pay_choice.value = chosen if chosen in values else (values[0] if values else None)
         highlight(self.pay, bool(pays))
-        # Pay or take back is decided once every card is turned (U3), and only while extra
-        # cards are owed: the row shows then and only then.
-        owed = view.phase is Phase.TUNNEL and not self.turning
-        self.pay_row.layout.display = "flex" if owed else "none"
+        # Pay or take back is decided once every card is turned (U3): the row waits until
+        # then, and goes once the engine has settled the tunnel with nothing owed.
+        settled = bool(self.attempt) and view.phase is not Phase.TUNNEL
+        self.pay_row.layout.display = "none" if self.turning or settled else "flex"
         highlight(self.withdraw, any(isinstance(a, act.Withdraw) for a in legal))
