@@ -245,6 +245,22 @@ def test_cardcounts_reading_helpers():
     assert bool(a)
 
 
+@pytest.mark.parametrize("cards, words", [
+    (CardCounts(locomotive=1), "1 locomotive"),
+    (CardCounts(locomotive=3), "3 locomotives"),
+    (CardCounts(locomotive=14), "14 locomotives"),
+    # a colour word stands for "... cards": the same in the singular and the plural
+    (CardCounts(purple=1, white=2), "1 purple, 2 white"),
+    (CardCounts(blue=3, yellow=1), "3 blue, 1 yellow"),
+    (CardCounts(orange=2, black=1), "2 orange, 1 black"),
+    (CardCounts(red=1, green=12), "1 red, 12 green"),
+    (CardCounts(green=2, red=3, locomotive=2), "3 red, 2 green, 2 locomotives"),  # deck order
+    (CardCounts(), "no cards"),
+])
+def test_describe_reads_as_plain_words(cards, words):  # issue 9: "3 locomotive" was a slip
+    assert cards.describe() == words
+
+
 # --------------------------------------------------------------------------------------------------
 # properties
 # --------------------------------------------------------------------------------------------------

@@ -317,6 +317,44 @@ def test_ticket_id_sits_in_its_own_space_under_the_points():
     assert "absolute" not in rule and "font-size: 10px" in rule
 
 
+def test_ticket_table_shows_what_one_seat_may_know():  # rule I1
+    """Moved here from the ticket widget (lessons need no widget module for a picture). A1 holds
+    T01 Bombay - Madras and T02 Calcutta - Mandalay, Team A shares T05 Kabul - Delhi, A2 holds
+    three tickets A1 may only count; 46 - 6 placed = 40 tickets stay in the deck."""
+    from ttrlib import Game
+
+    game = Game.from_position(tickets=[["T01", "T02"], ["T03", "T04", "T06"], [], []],
+                              team_tickets=[["T05"], []])
+    text = visible_text(assert_well_formed(display.ticket_table_html(game.view(0))))
+    assert ("Your private tickets (A1) (2 tickets) Bombay Madras 4 T01 Calcutta Mandalay 5 T02 "
+            "Team A ticket cardholder (shared) (1 ticket) Kabul Delhi 5 T05 "
+            "Teammate A2's tickets (3 hidden) off-limits ? ? ? ") in text
+    assert text.endswith("Ticket deck 40 tickets face down")
+    for secret in ("T03", "T04", "T06", "Hankow", "Canton", "Shanghai"):
+        assert secret not in text
+
+
+def test_hidden_tickets_show_eight_backs_at_most():
+    many = visible_text(assert_well_formed(display.hidden_tickets_html(10, "A2's tickets")))
+    assert many.startswith("A2's tickets (10 hidden) off-limits " + "? " * 8 + "+2 more")
+    none = visible_text(assert_well_formed(display.hidden_tickets_html(0, "A2's tickets")))
+    assert "no private tickets" in none and "?" not in none
+
+
+def test_ticket_pictures_need_no_widget_module():
+    code = ("import sys; from ttrlib.display import hidden_tickets_html, ticket_table_html; "
+            "from ttrlib import Game; ticket_table_html(Game.new(seed=1).view(0)); "
+            "print(sorted(m for m in sys.modules if m.startswith(('ttrlib.widgets', "
+            "'ipywidgets'))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"
+    from ttrlib.widgets import tickets  # the old place still works for now
+
+    assert tickets.ticket_table_html is display.ticket_table_html
+    assert tickets.hidden_tickets_html is display.hidden_tickets_html
+
+
 def test_counts_are_plural_only_when_not_one():
     assert [display.plural(n, "ticket") for n in (0, 1, 2)] == ["0 tickets", "1 ticket",
                                                                  "2 tickets"]

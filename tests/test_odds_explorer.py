@@ -36,10 +36,6 @@ def text(widget_html) -> str:
     return " ".join(_plain(widget_html.value).split())
 
 
-def pct(p: Fraction) -> str:
-    return f"{100 * float(p):.2f}%"
-
-
 def set_values(ox: OddsExplorer, **values) -> None:
     """Move sliders in the given order, as a learner would."""
     for name, value in values.items():
@@ -52,7 +48,8 @@ def test_fresh_deck_law_is_shown_exactly():  # rules U1, U2
     p0 = Fraction(comb(84, 4), comb(110, 4))
     assert ox.exact().pmf == hyper(110, 26, 4)
     panel = text(ox.law_panel)
-    assert f"P(no extra card) = {p0} ≈ {pct(p0)}" in panel
+    # a chance in words (issue 9): fraction, percentage, "about 1 in N" (641465/214389 = 2.99)
+    assert f"P(no extra card) = {p0} = 33.4%, about 1 in 3" in panel
     assert "C(84,4)/C(110,4)" in panel
     assert str(Fraction(4 * 26, 110)) in panel  # the mean, n K / N = 52/55
     for p in hyper(110, 26, 4).values():  # every bar carries its exact fraction
@@ -60,14 +57,16 @@ def test_fresh_deck_law_is_shown_exactly():  # rules U1, U2
     assert ox.message.value == "" and ox.last_error is None
 
 
-@pytest.mark.parametrize("n, check", [(3, 0.4415), (4, 0.3342), (5, 0.2522), (6, 0.1898)])
-def test_reveal_slider_changes_the_law(n, check):  # U1: Team Asia 4-6, Europe 3
+@pytest.mark.parametrize("n, check, words", [
+    (3, 0.4415, "44.1%, about 1 in 2.3"), (4, 0.3342, "33.4%, about 1 in 3"),
+    (5, 0.2522, "25.2%, about 1 in 4"), (6, 0.1898, "19.0%, about 1 in 5")])
+def test_reveal_slider_changes_the_law(n, check, words):  # U1: Team Asia 4-6, Europe 3
     ox = OddsExplorer()
     ox.reveal.value = n
     p0 = Fraction(comb(84, n), comb(110, n))
     assert round(float(p0), 4) == check  # the rules reference's check figures
     assert ox.exact().prob(0) == p0
-    assert f"P(no extra card) = {p0} ≈ {pct(p0)}" in text(ox.law_panel)
+    assert f"P(no extra card) = {p0} = {words}" in text(ox.law_panel)
     assert f"{n}-card tunnel" in text(ox.law_panel)
 
 
@@ -90,7 +89,8 @@ def test_locomotives_only_claim_relabels_k_and_uses_the_locomotive_count():  # r
     p0 = Fraction(comb(96, 4), comb(110, 4))
     assert round(float(p0), 4) == 0.5754
     assert ox.exact().pmf == hyper(110, 14, 4)
-    assert f"P(no extra card) = {p0}" in text(ox.law_panel)
+    # above one half a chance is read by how often it fails: 1 / 0.4246 = 2.36
+    assert f"P(no extra card) = {p0} = 57.5%: fails about 1 in 2.4" in text(ox.law_panel)
     # back to a colour claim (issue 9 slip): K at the fresh-deck count follows it back to
     # 12 red + 14 locomotives = 26, and the message line says so
     ox.locomotives_only.value = False
@@ -124,7 +124,7 @@ def test_reshuffle_case_changes_the_law():  # rules U6, C6
     p0 = Fraction(comb(15, 2), comb(20, 2)) * Fraction(comb(22, 2), comb(30, 2))
     assert expected[0] == p0
     panel = text(ox.law_panel)
-    assert f"P(no extra card) = {p0} ≈ {pct(p0)}" in panel
+    assert f"P(no extra card) = {p0} = 29.3%, about 1 in 3" in panel  # 1617/5510
     assert "C(15,2)/C(20,2) · C(22,2)/C(30,2)" in panel
     assert "U6" in panel and "shuffled" in panel
     mean = Fraction(2 * 5, 20) + Fraction(2 * 8, 30)
@@ -225,6 +225,12 @@ def test_simulate_fills_the_progress_bar_and_agrees():
     assert ox.comparison.agrees
     sim = text(ox.sim_panel)
     assert "agrees with the exact law" in sim and "10,000 trials" in sim
+    # the verdict in plain words first (issue 9), the chi-square folded under "for the curious"
+    law = hyper(110, 26, 4)
+    gaps = [abs(int(ox.counts[k]) / 10_000 - float(law[k])) for k in range(5)]
+    assert (f"in 10,000 shuffled reveals every simulated frequency is within "
+            f"{100 * max(gaps):.2f} percentage points of its exact chance") in sim
+    assert sim.index("luck alone") < sim.index("For the curious") < sim.index("chi-square")
     p0 = Fraction(comb(84, 4), comb(110, 4))
     assert str(p0) in sim and f"{int(ox.counts[0]):,}" in sim  # simulated beside exact
     assert "data:image/png;base64," in ox.sim_panel.value  # the convergence picture

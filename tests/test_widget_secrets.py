@@ -24,6 +24,7 @@ from ipywidgets.widgets.widget import Widget, _instances
 
 from ttrlib import Game, Phase
 from ttrlib.cards import CardCounts
+from ttrlib.lessons.tunnels import practice_position
 from ttrlib.widgets import (
     CardSplitStepper,
     OddsExplorer,
@@ -31,7 +32,6 @@ from ttrlib.widgets import (
     TicketStepper,
     TunnelClaimStepper,
 )
-from ttrlib.widgets.tunnel_claim import practice_position
 
 TUNNEL = "kathmandu-lhasa-1"  # 3 red, reveals 5 (U1)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import ipywidgets as w
@@ -109,6 +110,95 @@ def test_new_practice_and_no_dead_end_without_cards(monkeypatch):
     p.new_game_button.click()
     assert p.view().hand == HAND and p.view().my_turn
     assert "game 4321" in p.game_label.value and "game 4321" in plain(p.message.value)
+
+
+def odds_words(t: TunnelClaimStepper) -> str:
+    """The odds panel's sentence (not the chart, whose bar tips keep their own numbers)."""
+    found = re.findall(r'<span class="ttr-msg-text">(.*?)</span></div>', t.odds_panel.value, re.S)
+    return " ".join(html.unescape(plain(m)) for m in found)
+
+
+def test_tunnel_chances_read_as_a_fraction_a_percentage_and_one_in_n():
+    """A1 holds exactly 3 red and nothing else: after laying them down no card is spare, so A1
+    can pay only a reveal with no match. 20 cards are unseen from A1's seat (the draw pile of 6
+    and 14 in other hands and the B cardholder), 2 of them match (the pile's red and
+    locomotive): C(18,5)/C(20,5) = 8568/15504 = 21/38 = 55.3%, failing 17 times in 38, about 1
+    in 2.2 (counted by hand)."""
+    t = TunnelClaimStepper(tunnel_position(TWO_MATCH, hand=CardCounts(red=3),
+                                           holder=CardCounts()))
+    t.route.value = ROUTE
+    words = "21/38 = 55.3%: fails about 1 in 2.2"
+    assert [label for label, _ in t.payment.options] == [
+        f"3 red from your hand  ·  P(you can pay the extra) = {words}"]
+    text = odds_words(t)
+    assert f"the chance that you can pay whatever is revealed is {words}." in text
+    assert "≈" not in text and "Before you lay down" in text
+    assert "up to 0 extra cards" in text
+
+
+def test_after_laying_down_the_widget_never_says_before_and_turn_goes_away():
+    """From the moment the cards are down until the turn ends, the odds are the ones the learner
+    had "when you laid down"; once the last card is up, "Turn the next card" is gone (U1, U3)."""
+    for pile, end in ((TWO_MATCH, "withdraw"), (NO_MATCH, None)):
+        t = TunnelClaimStepper(tunnel_position(pile))
+        lay_down_red(t)
+        seen = []
+        while t.turning:
+            assert t.turn_row.layout.display == "flex"
+            seen.append(odds_words(t))
+            t.turn_next.click()
+        assert t.turn_row.layout.display == "none"  # all five cards are up
+        seen.append(odds_words(t))
+        if end:
+            getattr(t, end).click()
+            assert t.turn_row.layout.display == "none"
+            seen.append(odds_words(t))
+        assert len(seen) >= 6 and all("Before you lay down" not in s for s in seen), seen
+        assert all("When you laid down" in s for s in seen[:6])
+
+
+def test_the_attempted_route_stays_on_screen_and_pay_shows_only_while_owed():
+    """Seen in Voila: after a tunnel with no match the route list jumped to "Calcutta - Lhasa
+    (you cannot pay for it now)" under the odds of Kashgar - Rawalpindi, and an empty "Pay with"
+    row with Pay and Take back stood there after the engine had settled the tunnel."""
+    for pile, owed in ((NO_MATCH, False), (TWO_MATCH, True)):
+        t = TunnelClaimStepper(tunnel_position(pile))
+        lay_down_red(t)
+        while t.turning:
+            assert t.pay_row.layout.display == "none"
+            t.turn_next.click()
+        assert t.route.value == ROUTE and t.route.disabled
+        assert [label for label, _ in t.route.options] == [
+            "Kathmandu - Lhasa, 3 red tunnel (reveals 5)  (cards laid down)"]
+        assert "Extra cards for Kathmandu - Lhasa" in plain(t.odds_panel.value)
+        assert t.pay_row.layout.display == ("flex" if owed else "none")
+        assert t.session.game.to_move == (0 if owed else 1)
+
+
+def test_the_next_turn_starts_on_a_route_the_seat_can_pay():
+    """While the bots play every route reads "cannot pay now"; the turn that follows starts on a
+    route A1 can pay for, not on the one the list fell on meanwhile."""
+    t = TunnelClaimStepper(tunnel_position(NO_MATCH))
+    lay_down_red(t)
+    while t.turning:
+        t.turn_next.click()
+    t.others.click()
+    assert t.session.my_turn
+    assert t.route.value in t.session.claimable_routes()
+    assert "cannot pay" not in dict((v, k) for k, v in t.route.options)[t.route.value]
+    assert "You cannot claim this route now" not in plain(t.odds_panel.value)
+
+
+def test_the_widget_deals_the_lessons_practice_position():
+    """One practice position, the lesson's (ttrlib.lessons.tunnels): the widget has no copy."""
+    from ttrlib.lessons import tunnels
+    from ttrlib.widgets import tunnel_claim
+
+    assert "def practice_position" not in open(tunnel_claim.__file__).read()
+    expected = tunnels.practice_position(77).view(0)
+    t = TunnelClaimStepper(seed=77)
+    assert t.view().hand == expected.hand == HAND
+    assert t.view().team_cardholder == expected.team_cardholder == HOLDER
 
 
 # --- lesson 03: plain routes --------------------------------------------------------------------

@@ -26,8 +26,9 @@ from ttrlib import CardCounts, Game
 from ttrlib import actions as act
 from ttrlib.cards import EMPTY, Color, standard_deck
 from ttrlib.game import TRAINS_PER_PLAYER, Phase
+from ttrlib.lessons.tunnels import practice_position
 from ttrlib.widgets import CardSplitStepper
-from ttrlib.widgets.tunnel_claim import TunnelClaimStepper, practice_position
+from ttrlib.widgets.tunnel_claim import TunnelClaimStepper
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 SLOW_CLICK_S = 0.25
@@ -140,7 +141,7 @@ def test_screen_before_the_first_card():
     # every face-up card and the deck can be taken first: their buttons are highlighted
     assert [b.button_style for b in s.take] == ["primary"] * 5
     assert s.deck.button_style == "primary"
-    assert s.deck.description == f"Draw from deck ({v.draw_pile_size})" == "Draw from deck (7)"
+    assert s.deck.description == f"Draw from deck ({v.draw_pile_size} cards)" == "Draw from deck (7 cards)"
     assert s.to_hand.button_style == s.to_cardholder.button_style == ""
     assert s.drawn.value == ""
     cards = plain(s.cards.value)
@@ -171,7 +172,7 @@ def test_deck_card_to_hand_then_second_card_to_the_cardholder():
     assert "Decide now where it goes" in plain(s.step.value)
     assert s.to_hand.button_style == s.to_cardholder.button_style == "primary"
     assert [b.button_style for b in s.take] == [""] * 5 and s.deck.button_style == ""
-    assert s.deck.description == "Draw from deck (6)"
+    assert s.deck.description == "Draw from deck (6 cards)"
     assert v.hand == HAND_A1  # not placed yet
 
     click(s.to_hand)
@@ -272,7 +273,7 @@ def test_not_your_turn_then_the_bots_play():
     click(s.others)
     v = s.view()
     assert v.my_turn and v.phase is Phase.TURN
-    assert re.search(r"The bots played \d+ step\(s\); it is your turn again", s.message_text)
+    assert re.search(r"The bots played (1 step|\d+ steps); it is your turn again", s.message_text)
     assert len(v.events) > 3 and "B2" in plain(s.history.value)
     assert "Pick your first card" in plain(s.step.value)
 
@@ -286,7 +287,7 @@ def test_only_one_card_to_draw_ends_the_draw_D4():
                            cardholders=[HOLDER_A, CardCounts()], face_up=row,
                            draw_pile=[], discard=CardCounts())
     s = CardSplitStepper(g)
-    assert s.deck.button_style == "" and s.deck.description == "Draw from deck (0)"
+    assert s.deck.button_style == "" and s.deck.description == "Draw from deck (0 cards)"
     click(s.deck)
     assert "rule C6" in s.message_text and kind(s) == "error"
     click(s.take[3])  # an empty slot
@@ -434,7 +435,8 @@ def test_tunnel_claim_turn_cards_and_pay_U1_U2_U4():
     t = TunnelClaimStepper(tunnel_position(PILE_TWO_MATCH))
     choose(t.route, ROUTE)
     choose(t.payment, payment(t, CardCounts(red=3)))
-    assert "≈" in plain(t.odds_panel.value)
+    # only 2 of the 20 unseen cards match and 3 are still in hand and cardholder: always payable
+    assert "pay whatever is revealed is 1 = 100%: always" in plain(t.odds_panel.value)
     click(t.lay_down)
     v = t.view()
     assert "rule U1" in t.message_text and "Now turn the revealed cards one by one" in t.message_text
@@ -448,7 +450,8 @@ def test_tunnel_claim_turn_cards_and_pay_U1_U2_U4():
     # no new claim meanwhile: the laid cards stay shown, locked, with the odds you had
     assert t.payment.disabled and t.route.disabled and option_labels(t.payment) == [
         "3 red from your hand"]
-    assert "≈" in plain(t.odds_panel.value)
+    assert "When you laid down" in plain(t.odds_panel.value)
+    assert "1 = 100%: always" in plain(t.odds_panel.value)
 
     click(t.pay)  # too early
     assert "Turn the revealed cards first" in t.message_text and "rule U3" in t.message_text

@@ -211,10 +211,13 @@ class CardCounts:
         return f"CardCounts({inner})"
 
     def describe(self) -> str:
-        """Plain words: ``"2 red, 1 locomotive"`` (``"no cards"`` when empty)."""
+        """Plain words: ``"2 red, 1 locomotive"``, ``"3 locomotives"`` (``"no cards"`` when
+        empty). A colour word stands for "red cards" and stays as it is ("1 red", "3 red");
+        "locomotive" is a noun and takes the plural."""
         if not self:
             return "no cards"
-        return ", ".join(f"{n} {col.value}" for col, n in self.items())
+        return ", ".join(f"{n} {col.value}{'s' if col is Color.LOCOMOTIVE and n != 1 else ''}"
+                         for col, n in self.items())
 
     def _repr_html_(self) -> str:
         from . import display

@@ -608,6 +608,48 @@ def tickets_html(
     return _root(_frame(body, title, sub=f"({_plural(len(tickets), 'ticket')})"))
 
 
+def hidden_tickets_html(count: int, title: str) -> str:
+    """Tickets you may not read (a teammate's private ones): only their number (rule I1)."""
+    backs = "".join(
+        '<span class="ttr-ticket" style="width:46px;min-height:62px;background:#6d4c2f;'
+        'color:#f6ead0;justify-content:center;align-items:center;font-weight:800">?</span>'
+        for _ in range(min(count, 8))
+    )
+    more = f'<span class="ttr-label">+{count - 8} more</span>' if count > 8 else ""
+    body = (f'<div class="ttr-row">{backs}{more}</div>' if count else
+            '<div class="ttr-empty-text">no private tickets</div>')
+    note = ('<div class="ttr-note">Only the number is public: your teammate\'s private tickets '
+            "stay secret until the end (rule I1).</div>")
+    return _root(_frame(body + note, title, pill=("lock", "off-limits"),
+                        sub=f"({count} hidden)"))
+
+
+def _ticket_deck_html(size: int) -> str:
+    body = (f'<div style="font-size:22px;font-weight:800">{size}</div>'
+            f'<div class="ttr-sub">{"ticket" if size == 1 else "tickets"} face down</div>')
+    return _root(_frame(body, "Ticket deck"))
+
+
+def ticket_table_html(view: Any, statuses: Mapping[str, str | None] | None = None) -> str:
+    """The tickets one seat sees (a ``PlayerView``, rule I1): its own, the team's shared ones,
+    the teammate's count, the ticket deck size. ``statuses`` as for :func:`tickets_html`."""
+    from .game import seat_name, team_name  # display never needs the engine at import time
+
+    board = view.board
+    team = team_name(view.team)
+    return layout_html(
+        tickets_html([board.ticket(t) for t in view.tickets],
+                     f"Your private tickets ({seat_name(view.seat)})", statuses=statuses,
+                     empty_text="no private tickets"),
+        tickets_html([board.ticket(t) for t in view.team_tickets],
+                     f"{team} ticket cardholder (shared)", statuses=statuses, empty_text="empty"),
+        hidden_tickets_html(view.ticket_counts[view.teammate],
+                            f"Teammate {seat_name(view.teammate)}'s tickets"),
+        _ticket_deck_html(view.ticket_deck_size),
+        direction="row",
+    )
+
+
 # --- routes -------------------------------------------------------------------------------------
 _TUNNEL_SVG = (
     '<svg width="18" height="13" viewBox="0 0 18 13" aria-hidden="true">'

@@ -126,6 +126,12 @@ class LessonWidget(w.VBox):
         """Let the bots play until it is this seat's turn again (or the game ends)."""
         return self.session.play_others(limit)
 
+    def others_played_text(self, steps: int) -> str:
+        """What the message line says once the bots have played ``steps`` steps."""
+        if self.session.is_over:
+            return "The game is over."
+        return f"The bots played {display.plural(steps, 'step')}; it is your turn again."
+
     @safe
     def start_new_game(self) -> None:
         """Deal a new game (new random seed), close the old game's controls, start again."""

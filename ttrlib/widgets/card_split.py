@@ -38,7 +38,7 @@ class CardSplitStepper(LessonWidget):
         self.row = w.HTML()
         self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="112px")
                      for i in range(FACE_UP)]
-        self.deck = button("Draw from deck", lambda: self.draw("deck"), width="170px")
+        self.deck = button("Draw from deck", lambda: self.draw("deck"), width="210px")
         self.drawn = w.HTML()
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="140px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
@@ -102,8 +102,7 @@ class CardSplitStepper(LessonWidget):
                      rule="D4")
         n = self.play_others()
         if n or not self.session.is_over:
-            self.say(f"The bots played {n} step(s); it is your turn again."
-                     if not self.session.is_over else "The game is over.", "info")
+            self.say(self.others_played_text(n), "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
@@ -122,7 +121,7 @@ class CardSplitStepper(LessonWidget):
         for i, b in enumerate(self.take):
             highlight(b, i in legal)
         highlight(self.deck, "deck" in legal)
-        self.deck.description = f"Draw from deck ({view.draw_pile_size})"
+        self.deck.description = f"Draw from deck ({display.plural(view.draw_pile_size, 'card')})"
         placing = bool(places)
         highlight(self.to_hand, "hand" in places)
         highlight(self.to_cardholder, "cardholder" in places)

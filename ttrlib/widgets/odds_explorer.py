@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import html
 import io
 from collections.abc import Callable
 from fractions import Fraction
@@ -28,6 +29,7 @@ import numpy as np
 
 from .. import display
 from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color
+from ..lessons import chance_words
 from ..odds import Distribution, tunnel_extra_cost
 from ..session import fresh_seed
 from ..simulate import Comparison, compare, simulate_extra_cost
@@ -115,6 +117,19 @@ def _gap(x: float) -> str:
 
 def _frac(p: Fraction) -> str:
     return str(p) if p.denominator != 1 else str(p.numerator)
+
+
+def _verdict_words(cmp: Comparison) -> str:
+    """The simulation's verdict in plain words first; the chi-square figures fold under it."""
+    gap = f"{100 * cmp.max_deviation:.2f} percentage points"
+    where = f"(at {display.plural(cmp.worst_k, 'extra card')})"
+    if cmp.agrees:
+        return (f"The simulation agrees with the exact law: in {cmp.trials:,} shuffled reveals "
+                f"every simulated frequency is within {gap} of its exact chance {where}, no "
+                "more than luck alone explains.")
+    return (f"The simulation does NOT agree with the exact law: after {cmp.trials:,} reveals a "
+            f"simulated frequency is {gap} away from its exact chance {where}, more than luck "
+            "alone explains.")
 
 
 def _checkpoints(trials: int, start: int = 100, per_decade: int = 8) -> list[int]:
@@ -379,9 +394,8 @@ class OddsExplorer(w.VBox):
             self.message.value = ""
         room = DECK_SIZE - self.unseen.value
         self.discard_note.value = (
-            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: the discard pile is face up, "
-            "so its cards are not among the unseen ones (C1)"
-            + ("; lower N to make room" if room == 0 else "") + "</span>")
+            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: face-up cards are not "
+            "unseen (C1)" + ("; lower N to make room" if room == 0 else "") + "</span>")
         self._show_seed()
         self._show_law()
         self._clear_simulation()
@@ -479,13 +493,11 @@ class OddsExplorer(w.VBox):
         facts = (
             "<div class='ttr-ox-facts'>"
             f"<p>{story}</p>"
-            f"<p class='ttr-ox-big'>P(no extra card) = <b>{_frac(p0)}</b> "
-            f"&asymp; <b>{_pct(float(p0))}</b></p>"
+            f"<p class='ttr-ox-big'>P(no extra card) = <b>{chance_words(p0)}</b></p>"
             f"<p class='ttr-ox-formula'>{formula} = {_frac(p0)}</p>"
             f"<p class='ttr-ox-big'>Mean: <b>{float(mean):.4f}</b> extra cards "
             f"<span class='ttr-ox-formula'>= {mean_formula} = {_frac(mean)}</span></p>"
-            f"<p>P(at least 2 extra cards) = {_frac(law.at_least(2))} &asymp; "
-            f"{_pct(float(law.at_least(2)))}</p>"
+            f"<p>P(at least 2 extra cards) = {chance_words(law.at_least(2))}</p>"
             "</div>"
         )
         chart = display.distribution_html(
@@ -560,7 +572,9 @@ class OddsExplorer(w.VBox):
             f"<tbody>{''.join(rows)}</tbody></table>"
             f"<div class='ttr-ox-sub'>{total:,} simulated reveals &middot; seed {self.seed}, "
             f"run {run + 1}</div>")
-        verdict = display.message_html(str(cmp), "success" if cmp.agrees else "error")
+        verdict = display.message_html(_verdict_words(cmp), "success" if cmp.agrees else "error")
+        verdict += ("<details class='ttr-ox-note'><summary>For the curious: the statistics"
+                    f"</summary>{html.escape(str(cmp))}</details>")
         fig = self._convergence_png(history)
         picture = (f"<img class='ttr-ox-fig' width='400' alt='largest gap between simulated and "
                    f"exact probabilities against the number of trials' src='{fig}'/>"

@@ -21,7 +21,7 @@ from ..errors import SaveError
 from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
 from ..rules.scoring import TeamScore
 from .base import LessonWidget, board_map_html, button, highlight, safe
-from .tickets import TicketChooser, ticket_table_html
+from .tickets import TicketChooser
 
 _CSS = """
 .ttr-table { border-collapse: collapse; margin: 2px 0; }
@@ -98,7 +98,7 @@ def routes_html(view: PlayerView, payable: set[str]) -> str:
     mine = f"{team_name(view.team)}'s routes"
     order = sorted(groups, key=lambda k: (k != mine, k.startswith("Open"), k))
     rows = "".join(
-        f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({len(groups[k])})</td></tr>"
+        f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({display.plural(len(groups[k]), 'route')})</td></tr>"
         + "".join(groups[k]) for k in order)
     return _fragment(
         "<div class='ttr-frame'><div class='ttr-head'>Routes</div><div class='ttr-scroll'>"
@@ -182,7 +182,7 @@ class TeamGame(LessonWidget):
         # Slots are numbered 0-4, as in the engine's log ("draws a card from face-up slot 2").
         self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="96px")
                      for i in range(FACE_UP)]
-        self.deck = button("Deck", lambda: self.draw("deck"), width="120px")
+        self.deck = button("Deck", lambda: self.draw("deck"), width="150px")
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
                                     width="150px")
@@ -316,8 +316,7 @@ class TeamGame(LessonWidget):
             self.say("It is your move: the others are waiting for you.")
             return
         n = self.play_others()
-        self.say(f"The bots played {n} step(s)." + ("" if self.session.is_over else
-                                                    " It is your move again."))
+        self.say(self.others_played_text(n))
         self.render()
 
     @safe
@@ -405,7 +404,7 @@ class TeamGame(LessonWidget):
         for i, b in enumerate(self.take):
             highlight(b, i in sources)
         highlight(self.deck, "deck" in sources)
-        self.deck.description = f"Deck ({view.draw_pile_size})"
+        self.deck.description = f"Deck ({display.plural(view.draw_pile_size, 'card')})"
         highlight(self.to_hand, "hand" in places)
         highlight(self.to_cardholder, "cardholder" in places)
         highlight(self.others, not view.my_turn and not over)
@@ -415,7 +414,7 @@ class TeamGame(LessonWidget):
         self._render_routes(view, payable, legal)
         self._render_tunnel(view, legal)
         self.cards.value = self.cards_html(view)
-        self.tickets.value = ticket_table_html(view, self._ticket_statuses(view))
+        self.tickets.value = display.ticket_table_html(view, self._ticket_statuses(view))
         choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
         self.chooser.layout.display = "flex" if choosing else "none"
@@ -477,7 +476,7 @@ class TeamGame(LessonWidget):
             display.card_row_html(list(t.revealed), title=f"Tunnel {route.a} - {route.b}: "
                                   f"{len(t.revealed)} cards revealed (U1)",
                                   empty_text="nothing left to reveal (U6)"),
-            display.message_html(f"{seat_name(t.seat)} owes {t.extra} more card(s): {colour}. "
+            display.message_html(f"{seat_name(t.seat)} owes {display.plural(t.extra, 'more card')}: {colour}. "
                                  "Pay, or take the laid cards back (U3).", "warning", rule="U2"))
 
     def _ticket_statuses(self, view: PlayerView) -> dict:

@@ -20,6 +20,7 @@ import ipywidgets as w
 from .. import actions as act
 from .. import display
 from ..board import Board
+from ..display import hidden_tickets_html, ticket_table_html  # kept importable from here
 from ..game import Game, Phase, PlayerView, seat_name, team_name
 from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
 
@@ -90,52 +91,7 @@ class TicketChooser(w.VBox):
 
 def _ticket_label(board: Board, tid: str) -> str:
     t = board.ticket(tid)
-    return f"{tid}: {t.a} - {t.b} ({t.points})"
-
-
-def hidden_tickets_html(count: int, title: str) -> str:
-    """Tickets you may not read (a teammate's private ones): only their number (rule I1)."""
-    backs = "".join(
-        "<span class='ttr-ticket' style='width:46px;min-height:62px;background:#6d4c2f;"
-        "color:#f6ead0;justify-content:center;align-items:center;font-weight:800'>?</span>"
-        for _ in range(min(count, 8))
-    )
-    more = f"<span class='ttr-label'>+{count - 8} more</span>" if count > 8 else ""
-    body = (f"<div class='ttr-row'>{backs}{more}</div>" if count else
-            "<div class='ttr-empty-text'>no private tickets</div>")
-    return (
-        f"<div class='ttr-root'>{display.style()}<div class='ttr-frame'><div class='ttr-head'>"
-        f"<span>{html.escape(title)}</span><span class='ttr-sub'>({count} hidden)</span>"
-        "<span class='ttr-pill ttr-pill-lock'>off-limits</span></div>"
-        f"{body}<div class='ttr-note'>Only the number is public: your teammate's private "
-        "tickets stay secret until the end (rule I1).</div></div></div>"
-    )
-
-
-def ticket_table_html(view: PlayerView, statuses: dict | None = None) -> str:
-    """The tickets one seat sees: its own, the team's shared ones, the teammate's count, the
-    ticket deck size."""
-    board = view.board
-    team = team_name(view.team)
-    return display.layout_html(
-        display.tickets_html([board.ticket(t) for t in view.tickets],
-                             f"Your private tickets ({seat_name(view.seat)})", statuses=statuses,
-                             empty_text="no private tickets"),
-        display.tickets_html([board.ticket(t) for t in view.team_tickets],
-                             f"{team} ticket cardholder (shared)", statuses=statuses,
-                             empty_text="empty"),
-        hidden_tickets_html(view.ticket_counts[view.teammate],
-                            f"Teammate {seat_name(view.teammate)}'s tickets"),
-        _deck_html(view.ticket_deck_size),
-        direction="row",
-    )
-
-
-def _deck_html(size: int) -> str:
-    return (f"<div class='ttr-root'>{display.style()}<div class='ttr-frame'><div class='ttr-head'>"
-            f"<span>Ticket deck</span></div><div style='font-size:22px;font-weight:800'>{size}"
-            f"</div><div class='ttr-sub'>{'ticket' if size == 1 else 'tickets'} face down</div>"
-            "</div></div>")
+    return f"{tid}: {t.a} - {t.b} ({display.plural(t.points, 'point')})"
 
 
 _PLAY_HINT = {
@@ -296,8 +252,9 @@ class TicketStepper(LessonWidget):
         mine = [e for e in view.events if e["kind"] == "keep_tickets" and e["seat"] == view.seat]
         info["log"] = mine[-1]["text"] if mine else ""
         self.last_draw = info
-        self.say(f"You kept {len(action.keep)} ticket(s) and shared {action.share}; "
-                 f"{len(rejected)} went to the bottom of the ticket deck.", "success", rule="T3")
+        kept = display.plural(len(action.keep), "ticket")
+        self.say(f"You kept {kept} and shared {action.share}; {len(rejected)} went to the "
+                 "bottom of the ticket deck.", "success", rule="T3")
 
     @safe
     def share(self) -> None:
@@ -324,8 +281,7 @@ class TicketStepper(LessonWidget):
             note = "You had no ticket to draw or share, so a bot played your turn. "
         self.last_draw = None
         n = self.play_others()
-        self.say(note + (f"The bots played {n} step(s); it is your turn again."
-                         if not self.session.is_over else "The game is over."))
+        self.say(note + self.others_played_text(n))
         self.render()
 
     # --- showing -----------------------------------------------------------------------------

@@ -20,20 +20,10 @@ from .. import display, odds
 from ..cards import CardCounts, Color
 from ..errors import IllegalMove
 from ..game import Game, Phase, PlayerView, seat_name
+from ..lessons import chance_words
+from ..lessons.tunnels import practice_position
 from ..rules.payments import matches
 from .base import LessonWidget, button, highlight, ready_game, safe
-
-
-def practice_position(seed: int = 0) -> Game:
-    """A position made for the lesson: A1 holds red cards and locomotives, the team cardholder
-    some more, and the Himalaya tunnels are all open."""
-    return Game.from_position(
-        seed=seed,
-        hands=[CardCounts(red=3, blue=1, locomotive=1), CardCounts(green=2, white=2),
-               CardCounts(black=2, yellow=2), CardCounts(orange=3, purple=1)],
-        cardholders=[CardCounts(red=1, blue=2, locomotive=1), CardCounts(white=2)],
-        face_up=["green", "purple", "white", "orange", "black"],
-    )
 
 
 def _describe_payment(hand: CardCounts, holder: CardCounts) -> str:
@@ -55,7 +45,8 @@ class TunnelClaimStepper(LessonWidget):
     ``new_game_button`` ("New practice" for the practice position). The tunnel controls show
     only while a tunnel is chosen or being claimed.
 
-    ``game=None`` deals the lesson's practice position (``practice_position(seed)``); ``deal``
+    ``game=None`` deals lesson 04's practice position
+    (:func:`ttrlib.lessons.tunnels.practice_position`); ``deal``
     (``seed -> Game``) says what New game deals.
     """
 
@@ -69,10 +60,11 @@ class TunnelClaimStepper(LessonWidget):
         if practice:
             self.new_game_button.description = "New practice"
             self.new_game_button.tooltip = "Deal the practice position again, with a new deck"
-        self.route = w.Dropdown(description="Route", layout=w.Layout(width="520px"),
-                                style={"description_width": "76px"})
-        self.payment = w.Dropdown(description="Lay down", layout=w.Layout(width="720px"),
-                                  style={"description_width": "76px"})
+        # Wide enough for the longest label (a payment and its chance in words) in one line.
+        self.route = w.Dropdown(description="Route", layout=w.Layout(width="720px",
+                                max_width="100%"), style={"description_width": "76px"})
+        self.payment = w.Dropdown(description="Lay down", layout=w.Layout(width="960px",
+                                  max_width="100%"), style={"description_width": "76px"})
         self.lay_down = button("Lay down the cards", self.claim, width="180px")
         self.teammate_cards = button("Use my teammate's cards", self.use_teammate, width="210px")
         self.turn_next = button("Turn the next card", self.reveal_next, width="180px")
@@ -85,7 +77,8 @@ class TunnelClaimStepper(LessonWidget):
         self.reveal_panel = w.HTML()
         self.cards = w.HTML()
         self.pay_row = w.HBox([self.pay_choice, self.pay, self.withdraw])
-        self.tunnel_box = w.VBox([self.reveal_panel, w.HBox([self.turn_next]), self.pay_row])
+        self.turn_row = w.HBox([self.turn_next])
+        self.tunnel_box = w.VBox([self.reveal_panel, self.turn_row, self.pay_row])
         self.shown = 0  # how many revealed cards the learner has turned so far
         # The tunnel being claimed: the view when the cards were laid down, the claim, and the
         # revealed cards (kept here in the kernel; a card reaches the page once it is turned).
@@ -121,6 +114,16 @@ class TunnelClaimStepper(LessonWidget):
     def reset(self) -> None:
         self.attempt = None
         self.shown = 0
+        self._forget_route()
+
+    def _forget_route(self) -> None:
+        """A new turn (or game) starts on the first route this seat can pay for, not on the
+        one left chosen while another seat was to move (every route was unpayable then)."""
+        self._quiet = True
+        try:
+            self.route.value = None
+        finally:
+            self._quiet = False
 
     # --- choices ----------------------------------------------------------------------------
     def _routes(self, view: PlayerView):
@@ -143,10 +146,10 @@ class TunnelClaimStepper(LessonWidget):
     def _payment_changed(self) -> None:
         if not self._quiet:
             self.show_odds()
-            highlight(self.lay_down, self.payment.value is not None and not self.turning)
+            highlight(self.lay_down, self.payment.value is not None and not self.attempt)
 
     def refresh_payments(self) -> None:
-        if self.turning:
+        if self.attempt:  # the laid cards stay shown until the turn is over
             return
         view = self.view()
         rid = self.route.value
@@ -155,7 +158,7 @@ class TunnelClaimStepper(LessonWidget):
             for o in odds.best_payment(view, rid):
                 label = _describe_payment(o.claim.hand, o.claim.cardholder)
                 if view.board.route(rid).is_tunnel:
-                    label += f"  ·  P(you can pay the extra) = {float(o.p_can_pay):.1%}"
+                    label += f"  ·  P(you can pay the extra) = {chance_words(o.p_can_pay)}"
                 options.append((label, o.claim))
         chosen = self.payment.value
         values = [claim for _, claim in options]
@@ -190,9 +193,9 @@ class TunnelClaimStepper(LessonWidget):
         text = (f"{when}: the tunnel turns up {route.tunnel} cards from a draw pile of "
                 f"{view.draw_pile_size}; {len(view.unseen)} cards are unseen from your seat and "
                 f"{odds.matching_count(view.unseen, o.color)} of them would match {colour}. "
-                f"After laying down you could still pay up to {o.spare} extra card(s), so you can "
-                f"pay whatever is revealed with probability {o.p_can_pay} "
-                f"≈ {float(o.p_can_pay):.2%}.")
+                f"After laying down you could still pay up to "
+                f"{display.plural(o.spare, 'extra card')}, so the chance that you can pay "
+                f"whatever is revealed is {chance_words(o.p_can_pay)}.")
         self.odds_panel.value = display.layout_html(
             display.message_html(text, "info", rule="U2"),
             display.distribution_html(o.law, title=f"Extra cards for {route.a} - {route.b}"),
@@ -298,6 +301,7 @@ class TunnelClaimStepper(LessonWidget):
                 text += " No revealed card matches: the tunnel is claimed with no extra cost."
                 kind = "success"
             else:
+                # tests/test_browser.py reads this sentence with its "card(s)" as it stands
                 text += (f" {extra} revealed card(s) match: pay {extra} more card(s) of the colour "
                          "you used (or locomotives), or take your cards back (U3).")
                 kind = "warning"
@@ -342,8 +346,8 @@ class TunnelClaimStepper(LessonWidget):
             note = "You could not pay for any route, so a bot played your turn. "
         self.attempt = None
         n = self.play_others()
-        self.say(note + (f"The bots played {n} step(s); it is your turn again."
-                         if not self.session.is_over else "The game is over."), "info")
+        self._forget_route()
+        self.say(note + self.others_played_text(n), "info")
         self.render()
 
     # --- showing -----------------------------------------------------------------------------
@@ -353,7 +357,7 @@ class TunnelClaimStepper(LessonWidget):
         self.header.value = self.seat_header(view)
         self._quiet = True
         try:
-            if turning:
+            if self.attempt:  # the route and the cards of this attempt, until the turn is over
                 claim = self.attempt["claim"]
                 route = view.board.route(claim.route)
                 self.route.options = [(f"{route.describe()}  (cards laid down)", route.id)]
@@ -369,13 +373,13 @@ class TunnelClaimStepper(LessonWidget):
         finally:
             self._quiet = False
         for control in (self.route, self.payment):
-            control.disabled = turning
+            control.disabled = bool(self.attempt)
         self.refresh_payments()
         self.show_odds()
         self._paint_reveal()
         self._paint_pay_choices(view)
         self._show_tunnel_controls()
-        highlight(self.lay_down, not turning and self.payment.value is not None
+        highlight(self.lay_down, not self.attempt and self.payment.value is not None
                   and view.my_turn and view.phase is Phase.TURN)
         highlight(self.others, not turning and not view.my_turn and not self.session.is_over)
         self.cards.value = self.cards_html(view)
@@ -390,6 +394,8 @@ class TunnelClaimStepper(LessonWidget):
 
     def _paint_reveal(self) -> None:
         highlight(self.turn_next, self.turning)
+        # Turning is the only step while cards are face down; once all are up it is gone (U3).
+        self.turn_row.layout.display = "flex" if self.turning else "none"
         if not self.attempt:
             self.reveal_panel.value = ""
             return
@@ -418,6 +424,8 @@ class TunnelClaimStepper(LessonWidget):
         self.pay_choice.options = pays
         self.pay_choice.value = chosen if chosen in values else (values[0] if values else None)
         highlight(self.pay, bool(pays))
-        # Pay or take back is decided once every card is turned (U3): the row waits until then.
-        self.pay_row.layout.display = "none" if self.turning else "flex"
+        # Pay or take back is decided once every card is turned (U3): the row waits until
+        # then, and goes once the engine has settled the tunnel with nothing owed.
+        settled = bool(self.attempt) and view.phase is not Phase.TUNNEL
+        self.pay_row.layout.display = "none" if self.turning or settled else "flex"
         highlight(self.withdraw, any(isinstance(a, act.Withdraw) for a in legal))
