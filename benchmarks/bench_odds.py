@@ -162,8 +162,8 @@ def bench_simulation(trials: int = 1 << 21) -> None:
 def bench_engine_claims() -> float | None:
     """Simulated tunnel claims per second through the game engine (``simulate_claims``): each
     claim deals the hidden cards anew on a copy of a real position and applies the claim."""
+    from ttrlib.lessons.tunnels import practice_position
     from ttrlib.simulate import simulate_claims
-    from ttrlib.widgets.tunnel_claim import practice_position
 
     game = practice_position(0)
     claim = odds.best_payment(game.view(0), "kathmandu-lhasa-1")[0].claim

@@ -9,9 +9,9 @@ from math import comb
 from ttrlib import actions as act
 from ttrlib.cards import CardCounts, Color, standard_deck
 from ttrlib.game import Game
+from ttrlib.lessons.tunnels import practice_position
 from ttrlib.odds import Distribution, best_payment, tunnel_extra_cost, tunnel_odds
 from ttrlib.simulate import compare, simulate_claims
-from ttrlib.widgets.tunnel_claim import practice_position
 
 ROUTE = "kathmandu-lhasa-1"  # 3 red, tunnel that reveals 5
 HAND = CardCounts(red=3, blue=1, locomotive=1)

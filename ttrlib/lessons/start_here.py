@@ -120,7 +120,7 @@ def lessons_table(current: str = "00") -> str:
 def seat_screen(view) -> None:
     """What one seat sees, as pictures (its hand, the team cardholder, the teammate's hand face
     down, the face-up row, the tickets), with a sentence in words (I1)."""
-    from ..widgets.tickets import ticket_table_html
+    from ..display import ticket_table_html
 
     mate = seat_name(view.teammate)
     team = view.name[0]

@@ -28,7 +28,7 @@ def ticket_words(game: Game, ids) -> str:
 
 def screen(game: Game, seat: int) -> str:
     """One seat's screen: only what its view holds (I1)."""
-    from ..widgets.tickets import hidden_tickets_html  # a picture that lives with the widget
+    from ..display import hidden_tickets_html
 
     v = game.view(seat)
     mate = seat_name(v.teammate)

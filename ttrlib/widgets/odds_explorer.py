@@ -124,10 +124,11 @@ def _verdict_words(cmp: Comparison) -> str:
     gap = f"{100 * cmp.max_deviation:.2f} percentage points"
     where = f"(at {display.plural(cmp.worst_k, 'extra card')})"
     if cmp.agrees:
-        return (f"The simulation agrees with the exact law: in {cmp.trials:,} shuffled reveals "
+        return (f"The simulation shows no sign of disagreement with the exact law: in "
+                f"{cmp.trials:,} shuffled reveals "
                 f"every simulated frequency is within {gap} of its exact chance {where}, no "
                 "more than luck alone explains.")
-    return (f"The simulation does NOT agree with the exact law: after {cmp.trials:,} reveals a "
+    return (f"The simulation disagrees with the exact law: after {cmp.trials:,} reveals a "
             f"simulated frequency is {gap} away from its exact chance {where}, more than luck "
             "alone explains.")
 
@@ -190,11 +191,14 @@ class OddsExplorer(w.VBox):
         discard_matching = self._arg(discard_matching, "discard_matching", 0, cap, 0, notes)
 
         style = {"description_width": "200px"}
-        wide = w.Layout(width="500px")
 
-        def slider(value: int, lo: int, hi: int, text: str, tip: str) -> w.IntSlider:
-            return w.IntSlider(value=value, min=lo, max=hi, description=text, tooltip=tip,
-                               continuous_update=False, style=style, layout=wide)
+        def slider(value: int, lo: int, hi: int, text: str, tip: str) -> w.BoundedIntText:
+            # A number box rather than a slider: ipywidgets' slider handle has no accessible
+            # name (axe-core: aria-input-field-name); a labelled box with arrows works with the
+            # keyboard and with a screen reader.
+            return w.BoundedIntText(value=value, min=lo, max=hi, description=text, tooltip=tip,
+                                    continuous_update=False, style=style,
+                                    layout=w.Layout(width="320px"))
 
         self.reveal = slider(reveal, 0, 8, "Cards revealed n",
                              "How many cards the tunnel turns over (its number, rule U1)")
@@ -574,7 +578,7 @@ class OddsExplorer(w.VBox):
             f"run {run + 1}</div>")
         verdict = display.message_html(_verdict_words(cmp), "success" if cmp.agrees else "error")
         verdict += ("<details class='ttr-ox-note'><summary>For the curious: the statistics"
-                    f"</summary>{html.escape(str(cmp))}</details>")
+                    f"</summary>{html.escape(cmp.maths())}</details>")
         fig = self._convergence_png(history)
         picture = (f"<img class='ttr-ox-fig' width='400' alt='largest gap between simulated and "
                    f"exact probabilities against the number of trials' src='{fig}'/>"

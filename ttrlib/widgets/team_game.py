@@ -101,7 +101,9 @@ def routes_html(view: PlayerView, payable: set[str]) -> str:
         f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({display.plural(len(groups[k]), 'route')})</td></tr>"
         + "".join(groups[k]) for k in order)
     return _fragment(
-        "<div class='ttr-frame'><div class='ttr-head'>Routes</div><div class='ttr-scroll'>"
+        # A scrolled region must be reachable by keyboard (tabindex) and named (axe-core).
+        "<div class='ttr-frame'><div class='ttr-head'>Routes</div>"
+        "<div class='ttr-scroll' tabindex='0' role='region' aria-label='Routes'>"
         f"<table class='ttr-table'>{rows}</table></div></div>")
 
 
