@@ -218,3 +218,37 @@ def test_the_key_answers_are_typed_as_learners_type_them():
             assert not judge(ex, wrong).right, (name, ex.id)
             if ex.kind == "chance":
                 assert Fraction(right) == ex.answer
+
+
+def _tab_to(page, text: str, limit: int = 400) -> None:
+    """Press Tab until the focused control's text starts with ``text`` (keyboard only)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => (document.activeElement.innerText || "
+                                "document.activeElement.value || '').trim()")
+        if focused.startswith(text):
+            return
+    raise AssertionError(f"no control starting with {text!r} can be reached with Tab")
+
+
+def test_a_card_split_with_the_keyboard_alone(browser, app):
+    context, page = _open(browser, app, "01-card-splits.ipynb", "?seed=7")
+    try:
+        split = page.locator(".ttr-widget").filter(
+            has=page.locator("button", has_text="Draw from deck")).first
+        split.scroll_into_view_if_needed()
+        page.locator("body").click(position={"x": 5, "y": 5})  # start from the page, not a field
+        _tab_to(page, "Draw from deck")
+        page.keyboard.press("Enter")
+        page.wait_for_function("(el) => el.innerText.includes('You drew this card')",
+                               arg=split.element_handle(), timeout=30_000)
+        _tab_to(page, "→ team cardholder")
+        page.keyboard.press("Enter")
+        page.wait_for_function("(el) => el.innerText.includes('Your second card will go')",
+                               arg=split.element_handle(), timeout=30_000)
+        _tab_to(page, "Draw from deck")
+        page.keyboard.press(" ")  # Space presses a button too
+        page.wait_for_function("(el) => /A2|other players/.test(el.innerText)",
+                               arg=split.element_handle(), timeout=30_000)
+    finally:
+        context.close()

@@ -306,7 +306,7 @@ def test_ticket_and_tunnel_widgets_follow_the_same_rule():
 
 
 # --- keyboard: every control is a real ipywidgets control ---------------------------------------
-CONTROLS = (w.Button, w.Dropdown, w.Checkbox, w.RadioButtons, w.Text, w.IntSlider)
+CONTROLS = (w.Button, w.Dropdown, w.Checkbox, w.RadioButtons, w.Text, w.BoundedIntText)
 
 
 def test_every_control_is_a_keyboard_control_and_no_html_is_clickable(tmp_path, monkeypatch):
