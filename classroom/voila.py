@@ -23,6 +23,10 @@ os.environ["JUPYTER_PATH"] = os.pathsep.join(
 c.VoilaConfiguration.template = "classroom"
 # `?template=lab` in a URL would bring the CDN links back (and skip the preheated kernels).
 c.VoilaConfiguration.allow_template_override = "NO"
+# The page loads only the front-end extensions a lesson needs: no JupyterLab preview button,
+# no code-highlighting styles (the code is hidden). Less to fetch and run in each browser.
+c.VoilaConfiguration.extension_denylist = ["@voila-dashboards/jupyterlab-preview",
+                                           "jupyterlab_pygments"]
 # A learner never sees a traceback: a failing cell shows the message below instead.
 c.VoilaConfiguration.show_tracebacks = False
 
@@ -46,12 +50,17 @@ if lesson and class_size > 0:
     # (about 75-125 MB each). The name is the notebook's path under the served folder.
     pools[lesson] = {"pool_size": class_size}
 c.VoilaKernelManager.kernel_pools_config = pools
-# A used kernel is replaced after this many seconds. Voila's 1 s default starts the
-# replacements in the middle of the rush (30 kernels importing numpy next to 30 pages being
-# served); 10 s lets the rush pass. A learner beyond the pool waits this much longer.
-c.VoilaKernelManager.fill_delay = 10
-# Notebooks in sub-folders (e.g. notebooks/answers/, teachers' material) get no waiting kernel.
-c.VoilaKernelManager.preheat_denylist = [".*/"]
+# A used kernel is replaced after fill_delay seconds. With a class pool, Voila's 1 s default
+# would start the replacements in the middle of the rush (30 kernels importing numpy and
+# running the lesson while 30 pages load); 60 s lets the rush pass. The price: a learner
+# beyond the pool (or a second one on another lesson within that minute) waits up to 60 s
+# more. Without a class pool, every learner after the first on a lesson needs a new kernel
+# anyway, and Voila's 1 s keeps that wait short.
+c.VoilaKernelManager.fill_delay = 60 if lesson and class_size > 0 else 1
+# Only the lessons (NN-name.ipynb) get waiting kernels, not other notebooks of the folder
+# (answers, teachers' material). Voila matches these patterns against each notebook's absolute
+# path: this one matches every path whose file name is not NN-*.ipynb.
+c.VoilaKernelManager.preheat_denylist = [r"^(?!.*/[0-9][0-9]-[^/]*\.ipynb$)"]
 
 # --- running the notebook ---------------------------------------------------------------------
 # After a cell's reply, nbclient waits iopub_timeout seconds for the cell's last outputs; under
