@@ -113,6 +113,8 @@ async def plain_session(base: str, url: str) -> tuple[float, str, object]:
     html = page.body.decode()
     config = re.search(r'<script id="jupyter-config-data" type="application/json">\s*(\{.*?\})\s*'
                        r'</script>', html, re.S)
+    if config is None:
+        raise RuntimeError(f"{url}: no kernel in the page:\n{html[-1500:]}")
     kernel_id = json.loads(config.group(1))["kernelId"]
     ws_url = base.replace("http", "ws", 1) + f"/api/kernels/{kernel_id}/channels"
     ws = await websocket_connect(ws_url, connect_timeout=600)

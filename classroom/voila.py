@@ -10,6 +10,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)  # the two small classes below live beside this file
 c = get_config()  # noqa: F821 - traitlets defines get_config in config files
 
 # --- the page: a template of our own, nothing fetched from outside the machine ---------------
@@ -83,7 +84,6 @@ c.VoilaExecutor.cell_error_instruction = (
 # A closing tab posts voila/api/shutdown/<kernel id> with the _xsrf cookie's value; Voila never
 # set that cookie, so every shut-down was refused (403). XsrfCookieIdentityProvider sets the
 # cookie on each lesson page, and the unchanged XSRF check passes (see xsrf_cookie.py).
-sys.path.insert(0, HERE)
 c.Voila.identity_provider_class = "xsrf_cookie.XsrfCookieIdentityProvider"
 # A tab that vanished without that request (crash, lost network, laptop lid) is culled: every
 # cull_interval s the kernel manager shuts down kernels idle for cull_idle_timeout s with no
@@ -91,6 +91,9 @@ c.Voila.identity_provider_class = "xsrf_cookie.XsrfCookieIdentityProvider"
 # kernels (a learner reading) and busy ones are kept (cull_connected/cull_busy False), and
 # Voila never culls the preheated kernels waiting in a pool. Voila passes this config to its
 # kernel manager, a subclass of MappingKernelManager.
+# A preheated kernel's idle time counts from when it leaves the pool, not from when it ran the
+# lesson ahead of time (else it could be culled before its page connects: see pool_culling.py).
+c.VoilaConfiguration.multi_kernel_manager_class = "pool_culling.ClassroomKernelManager"
 c.MappingKernelManager.cull_idle_timeout = 60
 c.MappingKernelManager.cull_interval = 20
 c.MappingKernelManager.cull_connected = False

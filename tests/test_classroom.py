@@ -8,8 +8,9 @@ gone, and no page may ask for anything outside this machine (Font Awesome is ser
 The server serves a temporary folder holding a copy of lesson 01 and a small notebook that reads
 its query string the way a lesson does with preheated kernels (``voila.utils.get_query_string``)
 and shows it with an icon button. The idle culler is set short for the test on the command line
-(it wins over the config file), and lesson 01 is left out of the pool so its kernel starts when
-its page is opened. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
+(it wins over the config file), and the pages open only when the preheated kernels have been
+idle longer than that: a kernel handed out of the pool must not be culled before its page
+connects. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
 """
 
 from __future__ import annotations
@@ -63,13 +64,14 @@ def test_five_sessions_get_their_seed_stay_local_and_free_their_kernels(tmp_path
     shutil.copy(h.ROOT / "notebooks" / LESSON, folder / LESSON)
     nbformat.write(_probe_notebook(), folder / PROBE)
     args = (f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_S}",
-            "--MappingKernelManager.cull_interval=2",
-            "--VoilaKernelManager.preheat_denylist=.*/01-card-splits[.]ipynb$")
+            "--MappingKernelManager.cull_interval=2")
     env = {"TTR_CLASS_LESSON": PROBE, "TTR_CLASS_SIZE": str(LEARNERS)}
     log = tmp_path / "classroom.log"
     with h.classroom(tmp_path, folder=folder, args=args, env=env) as (base, proc), \
             h.browser() as browser:
         h.wait_for_log(log, f"Kernel pool of {PROBE} is filled with {LEARNERS} kernel(s)", proc)
+        h.wait_for_log(log, f"Kernel pool of {LESSON} is filled with 1 kernel(s)", proc)
+        time.sleep(CULL_IDLE_S + 5)  # the lesson's waiting kernel is now "idle" for the culler
         requests: list[str] = []
         contexts, pages = [], []
         for seed in range(1, LEARNERS + 1):  # one context each: learners share no cookie
