@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,7 +98,8 @@ def wait_until_quiet(server: psutil.Process, log: Path, lesson: str, pool: int,
 def _msg(msg_type: str, session: str, content: dict) -> str:
     return json.dumps({
         "header": {"msg_id": uuid.uuid4().hex, "username": "bench", "session": session,
-                   "msg_type": msg_type, "version": "5.3", "date": ""},
+                   "msg_type": msg_type, "version": "5.3",
+                   "date": datetime.now(timezone.utc).isoformat()},
         "parent_header": {}, "metadata": {}, "content": content, "channel": "shell",
         "buffers": []})
 
@@ -124,14 +126,15 @@ async def plain_session(base: str, url: str) -> tuple[float, str, object]:
     ws.write_message(_msg("comm_msg", session, {"comm_id": comm_id,
                                                  "data": {"method": "request_states"}}))
     while True:
-        raw = await asyncio.wait_for(ws.read_message(), 600)
+        raw = await asyncio.wait_for(ws.read_message(), 120)
         if raw is None:
             raise RuntimeError("the kernel's websocket closed before the widget states came")
         if isinstance(raw, bytes):
             continue
         msg = json.loads(raw)
         data = msg.get("content", {}).get("data", {})
-        if msg.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
+        msg_type = msg.get("msg_type") or msg.get("header", {}).get("msg_type")
+        if msg_type == "comm_msg" and data.get("method") == "update_states":
             if not data.get("states"):
                 raise RuntimeError(f"{url}: the kernel holds no widget")
             return time.monotonic() - t0, kernel_id, ws

@@ -1,7 +1,8 @@
-# The classroom server's settings: Voila 0.5 reads this file because `make classroom` runs
-#   voila notebooks --Voila.config_file_paths=classroom
-# (the tests and benchmarks/bench_classroom.py start it the same way). Options given on the
-# command line win over this file, e.g. `make classroom VOILA_ARGS=--MappingKernelManager.cull_idle_timeout=30`.
+# The classroom server's settings. Voila 0.5 reads this file because `make classroom` runs
+#   cd notebooks && voila . --Voila.config_file_paths=<this folder>
+# (tests/lab_harness.py's classroom_command, used by the tests and benchmarks/bench_classroom.py,
+# is the same command). Options on the command line win over this file, e.g.
+#   make classroom VOILA_ARGS=--MappingKernelManager.cull_idle_timeout=30
 #
 # Two variables of the environment size the class (the Makefile passes them):
 #   TTR_CLASS_LESSON  the lesson the class opens together, e.g. 01-card-splits.ipynb
