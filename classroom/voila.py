@@ -1,7 +1,8 @@
-# The classroom server's settings: Voila 0.5 reads this file because `make classroom` runs
-#   voila notebooks --Voila.config_file_paths=classroom
-# (the tests and benchmarks/bench_classroom.py start it the same way). Options given on the
-# command line win over this file, e.g. `make classroom VOILA_ARGS=--MappingKernelManager.cull_idle_timeout=30`.
+# The classroom server's settings. Voila 0.5 reads this file because `make classroom` runs
+#   cd notebooks && voila . --Voila.config_file_paths=<this folder>
+# (tests/lab_harness.py's classroom_command, used by the tests and benchmarks/bench_classroom.py,
+# is the same command). Options on the command line win over this file, e.g.
+#   make classroom VOILA_ARGS=--MappingKernelManager.cull_idle_timeout=30
 #
 # Two variables of the environment size the class (the Makefile passes them):
 #   TTR_CLASS_LESSON  the lesson the class opens together, e.g. 01-card-splits.ipynb
@@ -10,6 +11,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)  # the two small classes below live beside this file
 c = get_config()  # noqa: F821 - traitlets defines get_config in config files
 
 # --- the page: a template of our own, nothing fetched from outside the machine ---------------
@@ -23,6 +25,10 @@ os.environ["JUPYTER_PATH"] = os.pathsep.join(
 c.VoilaConfiguration.template = "classroom"
 # `?template=lab` in a URL would bring the CDN links back (and skip the preheated kernels).
 c.VoilaConfiguration.allow_template_override = "NO"
+# The page loads only the front-end extensions a lesson needs: no JupyterLab preview button,
+# no code-highlighting styles (the code is hidden). Less to fetch and run in each browser.
+c.VoilaConfiguration.extension_denylist = ["@voila-dashboards/jupyterlab-preview",
+                                           "jupyterlab_pygments"]
 # A learner never sees a traceback: a failing cell shows the message below instead.
 c.VoilaConfiguration.show_tracebacks = False
 
@@ -46,12 +52,17 @@ if lesson and class_size > 0:
     # (about 75-125 MB each). The name is the notebook's path under the served folder.
     pools[lesson] = {"pool_size": class_size}
 c.VoilaKernelManager.kernel_pools_config = pools
-# A used kernel is replaced after this many seconds. Voila's 1 s default starts the
-# replacements in the middle of the rush (30 kernels importing numpy next to 30 pages being
-# served); 10 s lets the rush pass. A learner beyond the pool waits this much longer.
-c.VoilaKernelManager.fill_delay = 10
-# Notebooks in sub-folders (e.g. notebooks/answers/, teachers' material) get no waiting kernel.
-c.VoilaKernelManager.preheat_denylist = [".*/"]
+# A used kernel is replaced after fill_delay seconds. With a class pool, Voila's 1 s default
+# would start the replacements in the middle of the rush (30 kernels importing numpy and
+# running the lesson while 30 pages load); 60 s lets the rush pass. The price: a learner
+# beyond the pool (or a second one on another lesson within that minute) waits up to 60 s
+# more. Without a class pool, every learner after the first on a lesson needs a new kernel
+# anyway, and Voila's 1 s keeps that wait short.
+c.VoilaKernelManager.fill_delay = 60 if lesson and class_size > 0 else 1
+# Only the lessons (NN-name.ipynb) get waiting kernels, not other notebooks of the folder
+# (answers, teachers' material). Voila matches these patterns against each notebook's absolute
+# path: this one matches every path whose file name is not NN-*.ipynb.
+c.VoilaKernelManager.preheat_denylist = [r"^(?!.*/[0-9][0-9]-[^/]*\.ipynb$)"]
 
 # --- running the notebook ---------------------------------------------------------------------
 # After a cell's reply, nbclient waits iopub_timeout seconds for the cell's last outputs; under
@@ -74,7 +85,6 @@ c.VoilaExecutor.cell_error_instruction = (
 # A closing tab posts voila/api/shutdown/<kernel id> with the _xsrf cookie's value; Voila never
 # set that cookie, so every shut-down was refused (403). XsrfCookieIdentityProvider sets the
 # cookie on each lesson page, and the unchanged XSRF check passes (see xsrf_cookie.py).
-sys.path.insert(0, HERE)
 c.Voila.identity_provider_class = "xsrf_cookie.XsrfCookieIdentityProvider"
 # A tab that vanished without that request (crash, lost network, laptop lid) is culled: every
 # cull_interval s the kernel manager shuts down kernels idle for cull_idle_timeout s with no
@@ -82,6 +92,9 @@ c.Voila.identity_provider_class = "xsrf_cookie.XsrfCookieIdentityProvider"
 # kernels (a learner reading) and busy ones are kept (cull_connected/cull_busy False), and
 # Voila never culls the preheated kernels waiting in a pool. Voila passes this config to its
 # kernel manager, a subclass of MappingKernelManager.
+# A preheated kernel's idle time counts from when it leaves the pool, not from when it ran the
+# lesson ahead of time (else it could be culled before its page connects: see pool_culling.py).
+c.VoilaConfiguration.multi_kernel_manager_class = "pool_culling.ClassroomKernelManager"
 c.MappingKernelManager.cull_idle_timeout = 60
 c.MappingKernelManager.cull_interval = 20
 c.MappingKernelManager.cull_connected = False

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -167,6 +168,64 @@ def classroom(tmp: Path, *, folder: Path | None = None, args: tuple[str, ...] = 
     with _running(cmd, base + VOILA_PROBE, tmp / "classroom.log", cwd=folder,
                   env=full_env) as proc:
         yield base, proc
+
+
+def need_browser() -> None:
+    """Skip the calling test (or fail it with TTR_REQUIRE_BROWSER=1) when Chromium or
+    Python Playwright is missing."""
+    import pytest
+
+    problem = None
+    if chromium_path() is None:
+        problem = INSTALL_HINT
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
+    if problem:
+        if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
+            pytest.fail(problem, pytrace=False)
+        pytest.skip(problem)
+
+
+# --- the classroom server's kernels --------------------------------------------------------------
+# The id of the kernel behind an open Voila page (Voila writes it in the page's config).
+KERNEL_ID_JS = "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+
+
+def kernel_alive(base: str, kernel_id: str) -> bool:
+    """Whether the Voila server at ``base`` still runs that kernel (its /api/kernels/<id>)."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=30):
+            return True
+    except urllib.error.HTTPError as e:
+        if e.code == 404:
+            return False
+        raise
+
+
+def kernel_processes(server_pid: int) -> list:
+    """The kernel processes (psutil) the server process has started."""
+    import psutil
+
+    found = []
+    for p in psutil.Process(server_pid).children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(p.cmdline()):
+                found.append(p)
+        except psutil.Error:  # it ended while we looked
+            pass
+    return found
+
+
+def wait_for_log(log: Path, text: str, proc: subprocess.Popen, timeout: float = 300) -> None:
+    """Wait until the server's log contains ``text``."""
+    deadline = time.monotonic() + timeout
+    while text not in log.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"no {text!r} in the server's log:\n{log.read_text()[-3000:]}")
+        time.sleep(0.5)
 
 
 @contextmanager

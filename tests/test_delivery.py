@@ -1,4 +1,6 @@
-"""Delivery: Binder pins, the README's commands, and `make lab` answering on a free port."""
+"""Delivery: Binder pins, the README's commands, `make lab` on the learner's own copy of the
+lessons (the shipped ones stay pristine), and `make classroom` serving the shipped lessons with
+the project's classroom config."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from lab_harness import free_port
+from lab_harness import ROOT as HARNESS_ROOT
+from lab_harness import classroom_command, free_port
 from packaging.requirements import Requirement
 
 try:
@@ -116,8 +119,78 @@ def _make_serves(target: list[str], url: str, tmp_path: Path) -> str:
 def test_make_lab_starts_a_server_that_answers(tmp_path):
     port, token = free_port(), secrets.token_hex(8)
     args = f"--no-browser --port={port} --ip=127.0.0.1 --ServerApp.token={token}"
-    _make_serves(["lab", f"LAB_ARGS={args}"],
+    copy = tmp_path / "my-lessons"
+    _make_serves(["lab", f"LAB_ARGS={args}", f"LESSONS_COPY={copy}"],
                  f"http://127.0.0.1:{port}/api/status?token={token}", tmp_path)
+    assert (copy / "00-start-here.ipynb").is_file(), "make lab did not make the learner's copy"
+
+
+# --- lessons stay pristine (issue 9, item 6) ------------------------------------------------------
+def _make(*args: str) -> str:
+    done = subprocess.run(["make", "--no-print-directory", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_make_lab_opens_the_learners_copy_not_the_shipped_lessons():
+    # -n: print the recipe only; -o: never (re)build the virtualenv for it
+    recipe = _make("-n", "-o", ".venv/.installed", "lab")
+    jupyter = [line for line in recipe.splitlines() if "jupyter lab" in line]
+    assert len(jupyter) == 1 and "jupyter lab my-lessons/00-start-here.ipynb" in jupyter[0], recipe
+    assert 'cp -R "notebooks" "my-lessons"' in recipe
+
+
+def test_lessons_copy_is_made_once_with_subfolders_and_fresh_lessons_keeps_the_old(tmp_path):
+    shipped = tmp_path / "shipped"
+    (shipped / "answers").mkdir(parents=True)
+    (shipped / "00-start-here.ipynb").write_text('{"cells": []}')
+    (shipped / "answers" / "01-key.json").write_text('{"q1": "3/7"}')
+    (shipped / "data.csv").write_text("a,b\n1,2\n")
+    copy = tmp_path / "my-lessons"
+    where = [f"LESSONS={shipped}", f"LESSONS_COPY={copy}"]
+
+    _make("lessons-copy", *where)
+    assert _tree(copy) == _tree(shipped)  # every file, sub-folders and data files too
+
+    # the learner's work survives the next `make lab`
+    (copy / "00-start-here.ipynb").write_text('{"cells": ["my answer"]}')
+    (copy / "notes.txt").write_text("mine")
+    mine = _tree(copy)
+    _make("lessons-copy", *where)
+    assert _tree(copy) == mine
+    assert _tree(shipped)["00-start-here.ipynb"] == b'{"cells": []}'  # shipped untouched
+
+    # starting again moves the old copy aside (nothing deleted) and copies the lessons anew
+    _make("fresh-lessons", *where)
+    assert _tree(copy) == _tree(shipped)
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("my-lessons-")]
+    assert len(aside) == 1 and re.fullmatch(r"my-lessons-\d{8}-\d{6}", aside[0].name)
+    assert _tree(aside[0]) == mine
+
+
+def test_gitignore_ignores_the_learners_copies_not_the_lessons():
+    paths = ["my-lessons/00-start-here.ipynb", "my-lessons-20260101-090000/01-card-splits.ipynb",
+             "notebooks/01-card-splits.ipynb"]
+    done = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.stdout.split() == paths[:2], done.stdout + done.stderr
+
+
+def test_make_classroom_runs_the_harness_command_on_the_shipped_lessons():
+    """The browser tests and the benchmark start the classroom server with
+    lab_harness.classroom_command: it must be what `make classroom` runs."""
+    recipe = " ".join(_make("-n", "-o", ".venv/.installed", "classroom", "VOILA_PORT=8123")
+                      .replace("\\\n", " ").split())
+    assert recipe.startswith("cd notebooks && "), recipe
+    expected = " ".join(classroom_command(ROOT / "notebooks", 8123)[1:])
+    assert f"/bin/voila {expected}" in recipe, recipe
+    assert HARNESS_ROOT == ROOT
 
 
 def test_make_classroom_serves_a_lesson_as_an_app(tmp_path):
@@ -125,3 +198,5 @@ def test_make_classroom_serves_a_lesson_as_an_app(tmp_path):
     page = _make_serves(["classroom", f"VOILA_PORT={port}", "VOILA_ARGS=--Voila.ip=127.0.0.1"],
                         f"http://127.0.0.1:{port}/voila/render/01-card-splits.ipynb", tmp_path)
     assert "widget" in page and "Traceback" not in page
+    # the classroom template: no link to a CDN (Voila's lab template has two)
+    assert "cdn.jsdelivr.net" not in page and "cdnjs.cloudflare.com" not in page
