@@ -6,7 +6,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab lessons-copy fresh-lessons test classroom bench clean
+.PHONY: lab lessons-copy fresh-lessons test classroom bench handouts clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ classroom: $(STAMP)
 PYTEST_ARGS ?= -n 2
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The rules cheat-sheet and the glossary as printable HTML pages (generated from the rules reference).
+handouts: $(STAMP)
+	$(BIN)/python -m ttrlib.lessons.handouts build/handouts
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
