@@ -93,8 +93,8 @@ def test_duplicate_ids_are_refused():
 def test_chance_words():
     assert chance_words(Fraction(1, 4)) == "1/4 = 25.0%, about 1 in 4"
     assert chance_words(Fraction(1, 2)) == "1/2 = 50.0%, about 1 in 2"
-    assert chance_words(Fraction(2, 3)) == "2/3 = 66.7%: fails about 1 in 3"
-    assert chance_words(Fraction(9, 10)) == "9/10 = 90.0%: fails about 1 in 10"
+    assert chance_words(Fraction(2, 3)) == "2/3 = 66.7%: all but about 1 in 3 times"
+    assert chance_words(Fraction(9, 10)) == "9/10 = 90.0%: all but about 1 in 10 times"
     assert chance_words(Fraction(1)) == "1 = 100%: always"
     with pytest.raises(ValueError):
         chance_words(Fraction(3, 2))

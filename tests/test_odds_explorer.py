@@ -90,7 +90,7 @@ def test_locomotives_only_claim_relabels_k_and_uses_the_locomotive_count():  # r
     assert round(float(p0), 4) == 0.5754
     assert ox.exact().pmf == hyper(110, 14, 4)
     # above one half a chance is read by how often it fails: 1 / 0.4246 = 2.36
-    assert f"P(no extra card) = {p0} = 57.5%: fails about 1 in 2.4" in text(ox.law_panel)
+    assert f"P(no extra card) = {p0} = 57.5%: all but about 1 in 2.4 times" in text(ox.law_panel)
     # back to a colour claim (issue 9 slip): K at the fresh-deck count follows it back to
     # 12 red + 14 locomotives = 26, and the message line says so
     ox.locomotives_only.value = False

@@ -127,7 +127,7 @@ def test_tunnel_chances_read_as_a_fraction_a_percentage_and_one_in_n():
     t = TunnelClaimStepper(tunnel_position(TWO_MATCH, hand=CardCounts(red=3),
                                            holder=CardCounts()))
     t.route.value = ROUTE
-    words = "21/38 = 55.3%: fails about 1 in 2.2"
+    words = "21/38 = 55.3%: all but about 1 in 2.2 times"
     assert [label for label, _ in t.payment.options] == [
         f"3 red from your hand  ·  P(you can pay the extra) = {words}"]
     text = odds_words(t)

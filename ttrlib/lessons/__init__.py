@@ -95,12 +95,12 @@ def percent(p) -> str:
 def chance_words(p) -> str:
     """A chance as a board-game player reads it: the exact fraction, a percentage and "about 1 in
     N" (N rounded to a whole number from 3 on, to one decimal below). A chance above one half
-    is read by how often it fails instead ("1 in 1.1" says little).
+    is read by how rarely it does not happen ("1 in 1.1" says little).
 
     >>> chance_words(Fraction(3, 7))
     '3/7 = 42.9%, about 1 in 2.3'
     >>> chance_words(Fraction(35, 36))
-    '35/36 = 97.2%: fails about 1 in 36'
+    '35/36 = 97.2%: all but about 1 in 36 times'
     >>> chance_words(Fraction(1, 500))
     '1/500 = 0.2%, about 1 in 500'
     >>> chance_words(Fraction(0))
@@ -114,7 +114,7 @@ def chance_words(p) -> str:
     if p == 1:
         return "1 = 100%: always"
     if p > Fraction(1, 2):
-        return f"{p} = {percent(p)}: fails about 1 in {_one_in(1 - p)}"
+        return f"{p} = {percent(p)}: all but about 1 in {_one_in(1 - p)} times"
     return f"{p} = {percent(p)}, about 1 in {_one_in(p)}"
 
 

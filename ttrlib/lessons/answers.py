@@ -233,11 +233,13 @@ def solutions_html(key: dict[str, Exercise], title: str) -> str:
     """Every exercise of a key with its answer, hint and worked step: the teacher's solutions."""
     import html
 
+    left = "style='text-align:left;vertical-align:top'"  # notebook tables right-align by default
     rows = "".join(
-        f"<tr><td>{i}</td><td>{html.escape(ex.question)}</td>"
-        f"<td><b>{html.escape(ex.answer_text)}</b><br>{html.escape(ex.explain)}</td>"
-        f"<td>{html.escape(ex.worked)}</td><td>{html.escape(ex.rule)}</td></tr>"
+        f"<tr><td {left}>{i}</td><td {left}>{html.escape(ex.question)}</td>"
+        f"<td {left}><b>{html.escape(ex.answer_text)}</b><br>{html.escape(ex.explain)}</td>"
+        f"<td {left}>{html.escape(ex.worked)}</td><td {left}>{html.escape(ex.rule)}</td></tr>"
         for i, ex in enumerate(key.values(), 1))
-    return (f"<h3>{html.escape(title)}</h3><table class='ttr-solutions'><thead><tr><th>#</th>"
-            "<th>question</th><th>answer</th><th>how to find it</th><th>rule</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    head = "".join(f"<th {left}>{h}</th>" for h in
+                   ("#", "question", "answer", "how to find it", "rule"))
+    return (f"<h3>{html.escape(title)}</h3><table class='ttr-solutions'><thead><tr>{head}</tr>"
+            f"</thead><tbody>{rows}</tbody></table>")

@@ -284,7 +284,7 @@ def lessons_html() -> str:
     body = (
         '<div class="ttr-page ttr-guide"><table><thead><tr><th>lesson</th><th>first goal</th>'
         '<th>rules taught</th><th class="ttr-num">a learner alone</th></tr></thead>'
-        f"<tbody>{rows}</tbody><tfoot><tr><td colspan=\"3\">all seven lessons</td>"
+        f"<tbody>{rows}</tbody><tfoot><tr><td colspan=\"3\">all the lessons</td>"
         f'<td class="ttr-num">{total} min ({hours} h {minutes:02d})</td></tr></tfoot>'
         "</table></div>")
     return _page(body, "The lessons", document=False, print_alone=False)

@@ -96,12 +96,11 @@ def sizes_table_html(pool: CardCounts, sizes: list[int]) -> str:
 
 
 def _short(p: Fraction, *, miss: bool = False) -> str:
-    """A chance in a table cell: percentage and "about 1 in N", the fraction in small print.
-    ``miss=True`` (for a chance close to 1) also says how often it fails."""
+    """A chance in a table cell: percentage and "about 1 in N" (for a chance above one half,
+    how rarely it does not happen), the fraction in small print. ``chance_words`` decides the
+    reading, so ``miss`` only remains for old callers."""
     words = chance_words(p)
     fraction, rest = words.split(" = ", 1) if " = " in words else (words, "")
-    if miss and 0 < p < 1:
-        rest = rest.split(",")[0] + "; fails " + chance_words(1 - p).split(", ")[-1]
     return f"{rest}<br><small>{fraction}</small>"
 
 

@@ -24,6 +24,7 @@ _CSS = """
 .ttr-exercise .widget-radio-box label, .ttr-exercise .widget-checkbox label {
   height: auto !important; white-space: normal !important; line-height: 1.35; margin: 3px 0; }
 .ttr-exercise .widget-radio-box { flex-wrap: nowrap; }
+.ttr-exercise .widget-html-content { line-height: 1.4; }
 """
 
 
