@@ -50,6 +50,7 @@ import numpy as np
 from . import actions as act
 from .board import Board, Route, teaching_board
 from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
+from .display import plural
 from .errors import (
     IllegalClaim,
     IllegalDraw,
@@ -72,6 +73,7 @@ SETUP_TICKETS_KEEP = 3  # T1
 DRAW_TICKETS = 4  # T2
 END_TRIGGER_TRAINS = 4  # E1
 TEAM_NAMES = "ABC"
+PLAYER_COUNTS = (4, 6)  # C2: Team Asia is played by 4 or 6 players, in teams of two
 
 
 class Phase(str, enum.Enum):
@@ -187,8 +189,9 @@ class Game:
     # construction
     # ------------------------------------------------------------------------------------------
     def __init__(self, board: Board, players: int, rng: np.random.Generator):
-        if players not in (4, 6):
-            raise SetupError(f"rule C2: Team Asia is played by 4 or 6 players, not {players}")
+        if players not in PLAYER_COUNTS:
+            counts = " or ".join(str(n) for n in PLAYER_COUNTS)
+            raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {players}")
         self.board = board
         self.players = players
         self.rng = rng
@@ -219,6 +222,10 @@ class Game:
         self.passes_in_a_row = 0
         self.turns = 0
         self.events: list[dict] = []
+        # A C6 reshuffle happens while a card is taken, before the pick or claim that caused it
+        # is logged; its event waits here and is logged right after that one (or at the end of
+        # the action). Always empty between actions, so it is not part of a saved game.
+        self._held_events: list[dict] = []
 
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, board: Board | None = None) -> "Game":
@@ -366,6 +373,7 @@ class Game:
         new.team_tickets = [list(t) for t in self.team_tickets]
         new.offers = [list(t) for t in self.offers]
         new.setup_choices = dict(self.setup_choices)
+        new._held_events = []
         if rng is None:
             rng = np.random.Generator(type(self.rng.bit_generator)(0))
             rng.bit_generator.state = self.rng.bit_generator.state
@@ -381,6 +389,11 @@ class Game:
         copy is equally likely given what ``seat`` knows, so replaying a claim on many of them
         samples the same law that ``ttrlib.odds`` computes from ``view(seat)``. The copy draws
         its later randomness (a reshuffle) from ``rng`` too.
+
+        The hidden tickets are dealt anew the same way (I1): the private tickets of every other
+        seat (the teammate's too), other teams' ticket cardholders, other seats' ticket offers and
+        the ticket deck's order, each place keeping its size; another seat's pending setup choice
+        (T1) keeps the same positions in its new offer. What ``view(seat)`` shows stays as it is.
         """
         g = self.copy(rng)
         team = seat // 2
@@ -413,7 +426,30 @@ class Game:
             else:
                 g.drawn = shuffled[at - 1]
         g.draw_pile = shuffled[at:]
+        g._resample_tickets(seat, rng)
         return g
+
+    def _resample_tickets(self, seat: int, rng: np.random.Generator) -> None:
+        """Deal every ticket ``seat`` cannot see anew, each hidden place keeping its size (I1)."""
+        team = seat // 2
+        places = [self.tickets[s] for s in range(self.players) if s != seat]
+        places += [self.team_tickets[t] for t in range(self.teams) if t != team]
+        others = [s for s in range(self.players) if s != seat]
+        old_offers = {s: list(self.offers[s]) for s in others}
+        places += [self.offers[s] for s in others]
+        places.append(self.ticket_deck)
+        pool = [t for place in places for t in place]
+        shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
+        at = 0
+        for place in places:  # the lists are refilled in place (they are the copy's own lists)
+            place[:] = shuffled[at:at + len(place)]
+            at += len(place)
+        for s, choice in list(self.setup_choices.items()):
+            if s == seat:
+                continue
+            # T1: the same choice by position: the tickets at the kept places are kept.
+            new = dict(zip(old_offers[s], self.offers[s]))
+            self.setup_choices[s] = act.KeepTickets([new[t] for t in choice.keep], new[choice.share])
 
     # ------------------------------------------------------------------------------------------
     # reading the state
@@ -478,7 +514,10 @@ class Game:
         handler = self._HANDLERS.get((self.phase, type(action)))
         if handler is None:
             raise WrongPhase(self._phase_rule(action), self._phase_reason(action))
-        handler(self, action)
+        try:
+            handler(self, action)
+        finally:
+            self._release_held_events()
 
     def _phase_rule(self, action: Any) -> str:
         """The rule that says what the game waits for (or, in a turn, what the action needs)."""
@@ -534,7 +573,7 @@ class Game:
             raise IllegalTickets(rule, f"you were not offered {', '.join(unknown)}")
         need = min(minimum, len(offer))
         if len(a.keep) < need:
-            raise IllegalTickets(rule, f"keep at least {need} of the {len(offer)} tickets offered")
+            raise IllegalTickets(rule, f"keep at least {need} of the {plural(len(offer), 'ticket')} offered")
         if a.share not in a.keep:
             raise IllegalTickets(rule, "the shared ticket must be one of the tickets you keep")
 
@@ -552,7 +591,8 @@ class Game:
         self.offers[seat] = self.ticket_deck[:DRAW_TICKETS]
         del self.ticket_deck[:DRAW_TICKETS]
         self.phase = Phase.CHOOSE_TICKETS
-        self._log(seat, "draw_tickets", f"{seat_name(seat)} draws {len(self.offers[seat])} tickets")
+        drawn = plural(len(self.offers[seat]), "ticket")
+        self._log(seat, "draw_tickets", f"{seat_name(seat)} draws {drawn}")
 
     def _choose_keep(self, a: act.KeepTickets) -> None:
         seat = self.to_move
@@ -562,7 +602,8 @@ class Game:
         self.offers[seat] = []
         back = len(offer) - len(a.keep)
         self._log(seat, "keep_tickets",
-                  f"{seat_name(seat)} keeps {len(a.keep)} tickets, shares 1, returns {back} (T2, T3)")
+                  f"{seat_name(seat)} keeps {plural(len(a.keep), 'ticket')}, shares 1, returns {back} "
+                  "(T2, T3)")
         self._end_turn()
 
     # --- T4 ------------------------------------------------------------------------------------
@@ -578,7 +619,8 @@ class Game:
         for t in sorted(a.tickets):
             self.tickets[seat].remove(t)
             self.team_tickets[seat // 2].append(t)
-        self._log(seat, "share_tickets", f"{seat_name(seat)} shares {len(a.tickets)} ticket(s) (T4)")
+        shared = plural(len(a.tickets), "ticket")
+        self._log(seat, "share_tickets", f"{seat_name(seat)} shares {shared} (T4)")
         self._end_turn()
 
     # --- D1-D4 ---------------------------------------------------------------------------------
@@ -693,7 +735,7 @@ class Game:
         self.tunnel = TunnelAttempt(route.id, seat, a.hand, a.cardholder, tuple(revealed), color, extra)
         shown = ", ".join(c.value for c in revealed) or "nothing (no cards left, U6)"
         self._log(seat, "tunnel", f"{seat_name(seat)} tries the tunnel {route.a} - {route.b}: "
-                  f"revealed {shown}; {extra} extra card(s) owed (U1, U2)",
+                  f"revealed {shown}; {plural(extra, 'extra card')} owed (U1, U2)",
                   route=route.id, revealed=[c.value for c in revealed], extra=extra,
                   color=color.value)
         if extra == 0:
@@ -711,12 +753,12 @@ class Game:
         if why:
             raise IllegalClaim("K3", why)
         if self.trains[seat] < route.length:
-            raise IllegalClaim("K2", f"the route needs {route.length} trains and you have "
-                               f"{self.trains[seat]} left")
+            raise IllegalClaim("K2", f"the route needs {plural(route.length, 'train')} and you "
+                               f"have {self.trains[seat]} left")
         self._check_owned(seat, a.hand, a.cardholder, IllegalClaim)
         cards = a.cards
         if len(cards) != route.length:
-            raise IllegalClaim("K2", f"{route.a} - {route.b} costs exactly {route.length} cards; "
+            raise IllegalClaim("K2", f"{route.a} - {route.b} costs exactly {plural(route.length, 'card')}; "
                                f"you laid {len(cards)}")
         color = payments.claim_color(cards)
         if color is None:
@@ -763,8 +805,8 @@ class Game:
         self._check_owned(seat, a.hand, a.cardholder, IllegalTunnelPayment)
         paid = a.cards
         if len(paid) != t.extra:
-            raise IllegalTunnelPayment("U2", f"the tunnel asks for exactly {t.extra} more card(s); "
-                                       f"you offered {len(paid)}")
+            raise IllegalTunnelPayment("U2", "the tunnel asks for exactly "
+                                       f"{plural(t.extra, 'more card')}; you offered {len(paid)}")
         if payments.payable(paid, t.color) != len(paid):
             what = "locomotives only (U5)" if t.color is Color.LOCOMOTIVE else \
                 f"{t.color.value} cards or locomotives"
@@ -835,7 +877,7 @@ class Game:
             pile = self.discard
             self.discard = []
             self.draw_pile = [pile[i] for i in self.rng.permutation(len(pile)).tolist()]
-            self._log(None, "reshuffle", f"the draw pile is empty: {len(pile)} discarded cards are "
+            self._log_after(None, "reshuffle", f"the draw pile is empty: {plural(len(pile), 'discarded card')} "
                       "shuffled into a new draw pile (C6)")
         return self.draw_pile.pop()
 
@@ -866,6 +908,16 @@ class Game:
 
     def _log(self, seat: int | None, kind: str, text: str, **data: Any) -> None:
         self.events.append({"seat": seat, "kind": kind, "text": text, **data})
+        self._release_held_events()
+
+    def _log_after(self, seat: int | None, kind: str, text: str, **data: Any) -> None:
+        """Log an event caused by the step being logged next (a C6 reshuffle during a draw)."""
+        self._held_events.append({"seat": seat, "kind": kind, "text": text, **data})
+
+    def _release_held_events(self) -> None:
+        if self._held_events:
+            self.events += self._held_events
+            self._held_events = []
 
     # ------------------------------------------------------------------------------------------
     # legal actions
