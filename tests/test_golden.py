@@ -36,6 +36,7 @@ GAMES = {
     "random6_seed2": (6, "random", 2),
     "greedy4_seed3": (4, "greedy", 3),
     "greedy6_seed4": (6, "greedy", 4),
+    "greedy4_seed5": (4, "greedy", 5),  # has C5 resets and C6 reshuffles
 }
 
 
