@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -958,23 +959,30 @@ class Game:
         """Every legal ``Claim`` for ``seat`` (default: the seat to move) in the TURN phase."""
         seat = self.to_move if seat is None else seat
         hand, holder = self.hands[seat], self.holders[seat // 2]
-        out = []
+        hl, gl = hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE]
+        out: list[act.Claim] = []
         for route in self.claimable_routes(seat):
-            out += [act.Claim(route.id, h, g)
-                    for h, g in payments.route_payments(hand, holder, route.color, route.length)]
+            # the claims of payments.route_payments, in its order, built once per small key
+            for ci, hc, gc in payments.way_groups(hand, holder, route.color):
+                out += _claims(route.id, ci, hc, gc, hl, gl, route.length)
         return out
 
     def claimable_routes(self, seat: int | None = None) -> list[Route]:
         """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
         seat = self.to_move if seat is None else seat
         reach = payments.longest_payable(self.hands[seat] + self.holders[seat // 2])
-        trains, owners = self.trains[seat], self.owners
-        return [
-            r for r in self.board.routes
-            if r.length <= trains and r.length <= reach[r.color] and r.id not in owners
-            and (not r.group
-                 or tracks.closed_reason(self.board, r, owners, seat, self.players) is None)
-        ]
+        trains, owners, board, players = self.trains[seat], self.owners, self.board, self.players
+        found = []
+        for color, by_length in _routes_by_colour(board).items():
+            limit = min(trains, reach[color])
+            for length, index, r in by_length:
+                if length > limit:
+                    break  # sorted by length: no longer route of this colour is payable
+                if r.id not in owners and (
+                        not r.group or tracks.closed_reason(board, r, owners, seat, players) is None):
+                    found.append((index, r))
+        found.sort()
+        return [r for _, r in found]  # in board order
 
     @staticmethod
     def _keep_choices(offer: list[str], minimum: int) -> list[act.KeepTickets]:
@@ -1081,6 +1089,31 @@ class Game:
         (Phase.TUNNEL, act.PayTunnel): _pay_tunnel,
         (Phase.TUNNEL, act.Withdraw): _withdraw,
     }
+
+
+@lru_cache(maxsize=65536)
+def _claims(route_id: str, ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
+    """The ``Claim`` actions of one group of ``payments.ways`` (Claims are immutable, so the
+    same objects serve every position with these counts)."""
+    return tuple(act.Claim(route_id, h, g) for h, g in payments.ways(ci, hc, gc, hl, gl, n))
+
+
+# board id -> (board, route colour -> [(length, board index, route)] sorted by length)
+_BY_COLOUR: dict[int, tuple[Board, dict]] = {}
+
+
+def _routes_by_colour(board: Board) -> dict:
+    entry = _BY_COLOUR.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_BY_COLOUR) > 64:  # tests build many small boards
+            _BY_COLOUR.clear()
+        table: dict = {}
+        for index, r in enumerate(board.routes):
+            table.setdefault(r.color, []).append((r.length, index, r))
+        for rows in table.values():
+            rows.sort(key=lambda row: (row[0], row[1]))
+        entry = _BY_COLOUR[id(board)] = (board, table)
+    return entry[1]
 
 
 _ONE = {c: CardCounts._raw(tuple(int(c is d) for d in COLORS)) for c in COLORS}
