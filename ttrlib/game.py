@@ -227,6 +227,7 @@ class Game:
         # is logged; its event waits here and is logged right after that one (or at the end of
         # the action). Always empty between actions, so it is not part of a saved game.
         self._held_events: list[dict] = []
+        self._open_cache: dict = {}  # see _open_routes
 
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, board: Board | None = None) -> "Game":
@@ -375,6 +376,7 @@ class Game:
         new.offers = [list(t) for t in self.offers]
         new.setup_choices = dict(self.setup_choices)
         new._held_events = []
+        new._open_cache = {}
         if rng is None:
             rng = np.random.Generator(type(self.rng.bit_generator)(0))
             rng.bit_generator.state = self.rng.bit_generator.state
@@ -927,13 +929,13 @@ class Game:
         """Every action ``apply`` accepts now, each once."""
         phase, seat = self.phase, self.to_move
         if phase is Phase.SETUP_TICKETS:
-            return self._keep_choices(self.offers[seat], SETUP_TICKETS_KEEP)
+            return list(_keep_choices(tuple(self.offers[seat]), SETUP_TICKETS_KEEP))
         if phase is Phase.CHOOSE_TICKETS:
-            return self._keep_choices(self.offers[seat], 1)
+            return list(_keep_choices(tuple(self.offers[seat]), 1))
         if phase is Phase.PLACE_CARD:
             return [act.PlaceCard("hand"), act.PlaceCard("cardholder")]
         if phase is Phase.SECOND_CARD:
-            return [act.DrawCard(s) for s in self._second_sources()]
+            return [_DRAW[s] for s in self._second_sources()]
         if phase is Phase.TUNNEL:
             t = self.tunnel
             hand, holder = self.hands[t.seat], self.holders[t.seat // 2]
@@ -943,14 +945,14 @@ class Game:
             return []
         out: list[act.Action] = []
         if self.can_draw_from_deck():
-            out.append(act.DrawCard("deck"))
-        out += [act.DrawCard(i) for i, c in enumerate(self.face_up) if c is not None]
+            out.append(_DRAW["deck"])
+        out += [_DRAW[i] for i, c in enumerate(self.face_up) if c is not None]
         out += self.legal_claims(seat)
         if self.ticket_deck:
             out.append(act.DrawTickets())
         mine = self.tickets[seat]
-        out += [act.ShareTickets([t]) for t in mine]
-        out += [act.ShareTickets(pair) for pair in combinations(mine, 2)]
+        if mine:
+            out += _share_choices(tuple(mine))
         if not out and include_pass:
             out.append(act.Pass())
         return out
@@ -971,26 +973,49 @@ class Game:
         """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
         seat = self.to_move if seat is None else seat
         reach = payments.longest_payable(self.hands[seat] + self.holders[seat // 2])
-        trains, owners, board, players = self.trains[seat], self.owners, self.board, self.players
+        trains = self.trains[seat]
         found = []
-        for color, by_length in _routes_by_colour(board).items():
+        for color, by_length in self._open_routes(seat).items():
             limit = min(trains, reach[color])
             for length, index, r in by_length:
                 if length > limit:
                     break  # sorted by length: no longer route of this colour is payable
-                if r.id not in owners and (
-                        not r.group or tracks.closed_reason(board, r, owners, seat, players) is None):
-                    found.append((index, r))
+                found.append((index, r))
         found.sort()
         return [r for _, r in found]  # in board order
 
-    @staticmethod
-    def _keep_choices(offer: list[str], minimum: int) -> list[act.KeepTickets]:
-        out = []
-        for k in range(min(minimum, len(offer)), len(offer) + 1):
-            for keep in combinations(offer, k):
-                out += [act.KeepTickets(keep, share) for share in keep]
-        return out
+    def _open_routes(self, seat: int) -> dict:
+        """Route colour -> ``(length, board index, route)`` of the routes still open to ``seat``
+        (unclaimed, and K3 allows it), sorted by length. Kept per seat and brought up to date
+        from the routes claimed since: ``owners`` only grows, in claim order, and a claim can
+        close only the claimed route and its parallel tracks (K3)."""
+        owners, board = self.owners, self.board
+        cache = self._open_cache
+        if cache.get("owners") is not owners:  # a copy, or a loaded game, has its own dict
+            cache.clear()
+            cache["owners"] = owners
+        entry = cache.get(seat)
+        if entry is None:
+            lists = {color: [row for row in rows if self._is_open(row[2], seat)]
+                     for color, rows in _routes_by_colour(board).items()}
+        else:
+            known, lists = entry
+            if known == len(owners):
+                return lists
+            new = list(owners)[known:]
+            affected = set(new)
+            for rid in new:
+                affected.update(tracks.parallel_ids(board, board.route(rid)))
+            for color in {board.route(rid).color for rid in affected}:
+                lists[color] = [row for row in lists[color]
+                                if row[2].id not in affected or self._is_open(row[2], seat)]
+        cache[seat] = (len(owners), lists)
+        return lists
+
+    def _is_open(self, route: Route, seat: int) -> bool:
+        return route.id not in self.owners and (
+            not route.group
+            or tracks.closed_reason(self.board, route, self.owners, seat, self.players) is None)
 
     # ------------------------------------------------------------------------------------------
     # what a seat sees (I1)
@@ -1096,6 +1121,27 @@ def _claims(route_id: str, ci: int, hc: int, gc: int, hl: int, gl: int, n: int) 
     """The ``Claim`` actions of one group of ``payments.ways`` (Claims are immutable, so the
     same objects serve every position with these counts)."""
     return tuple(act.Claim(route_id, h, g) for h, g in payments.ways(ci, hc, gc, hl, gl, n))
+
+
+# Actions are immutable, so the same objects serve every position that offers them.
+_DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
+
+
+@lru_cache(maxsize=4096)
+def _keep_choices(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets, ...]:
+    """T1, T2: keep at least ``minimum`` of the offer (every subset once), share one of them."""
+    out = []
+    for k in range(min(minimum, len(offer)), len(offer) + 1):
+        for keep in combinations(offer, k):
+            out += [act.KeepTickets(keep, share) for share in keep]
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _share_choices(mine: tuple[str, ...]) -> tuple[act.ShareTickets, ...]:
+    """T4: share one or two private tickets."""
+    return (tuple(act.ShareTickets([t]) for t in mine)
+            + tuple(act.ShareTickets(pair) for pair in combinations(mine, 2)))
 
 
 # board id -> (board, route colour -> [(length, board index, route)] sorted by length)
