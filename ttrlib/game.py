@@ -963,9 +963,13 @@ class Game:
         hand, holder = self.hands[seat], self.holders[seat // 2]
         hl, gl = hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE]
         out: list[act.Claim] = []
+        groups: dict = {}  # route colour -> payments.way_groups, the same for every route of it
         for route in self.claimable_routes(seat):
+            keys = groups.get(route.color)
+            if keys is None:
+                keys = groups[route.color] = payments.way_groups(hand, holder, route.color)
             # the claims of payments.route_payments, in its order, built once per small key
-            for ci, hc, gc in payments.way_groups(hand, holder, route.color):
+            for ci, hc, gc in keys:
                 out += _claims(route.id, ci, hc, gc, hl, gl, route.length)
         return out
 
@@ -1031,17 +1035,18 @@ class Game:
         discard = CardCounts.of(self.discard)
         known_hands = {s: self.known_hand[s] for s in range(self.players) if s != seat}
         known_holders = {t: self.known_holder[t] for t in range(self.teams) if t != team}
-        seen = self.hands[seat] + self.holders[team] + face_up + discard
-        seen += sum(known_hands.values(), EMPTY) + sum(known_holders.values(), EMPTY)
+        seen = [self.hands[seat], self.holders[team], face_up, discard, *known_hands.values(),
+                *known_holders.values()]
         if self.tunnel is not None:
-            seen += self.tunnel.laid + CardCounts.of(self.tunnel.revealed)
+            seen += [self.tunnel.laid, CardCounts.of(self.tunnel.revealed)]
         drawn = None
         if self.drawn is not None and self.to_move == seat:
             drawn = self.drawn
-            seen += _ONE[self.drawn]
+            seen.append(_ONE[self.drawn])
         elif self.drawn is not None and self.taken_slot is not None:
-            seen += _ONE[self.drawn]
-        unseen = standard_deck() - seen
+            seen.append(_ONE[self.drawn])
+        # one sum over all the parts (a view is built for every bot decision)
+        unseen = standard_deck() - CardCounts._raw(tuple(map(sum, zip(*(c.as_tuple() for c in seen)))))
         offer = tuple(self.ticket_offer(seat)) if self.to_move == seat else ()
         return PlayerView(
             seat=seat,
