@@ -1138,7 +1138,8 @@ def _keep_choices(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets
     out = []
     for k in range(min(minimum, len(offer)), len(offer) + 1):
         for keep in combinations(offer, k):
-            out += [act.KeepTickets(keep, share) for share in keep]
+            kept = frozenset(keep)
+            out += [act.KeepTickets._of(kept, share) for share in keep]
     return tuple(out)
 
 
