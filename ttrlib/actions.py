@@ -48,13 +48,6 @@ class KeepTickets:
         object.__setattr__(self, "keep", frozenset(keep))
         object.__setattr__(self, "share", share)
 
-    @classmethod
-    def _of(cls, keep: frozenset, share: str) -> "KeepTickets":
-        """Build from a frozenset already made (the legal-action list shares one per subset)."""
-        obj = object.__new__(cls)
-        obj.__dict__.update(keep=keep, share=share)
-        return obj
-
 
 @dataclass(frozen=True)
 class DrawCard:

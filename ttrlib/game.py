@@ -1139,7 +1139,7 @@ def _keep_choices(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets
     for k in range(min(minimum, len(offer)), len(offer) + 1):
         for keep in combinations(offer, k):
             kept = frozenset(keep)
-            out += [act.KeepTickets._of(kept, share) for share in keep]
+            out += [act.KeepTickets(kept, share) for share in keep]
     return tuple(out)
 
 
