@@ -976,11 +976,13 @@ class Game:
     def claimable_routes(self, seat: int | None = None) -> list[Route]:
         """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
         seat = self.to_move if seat is None else seat
-        reach = payments.longest_payable(self.hands[seat] + self.holders[seat // 2])
+        reach = _reach(self.hands[seat] + self.holders[seat // 2])
         trains = self.trains[seat]
         found = []
         for color, by_length in self._open_routes(seat).items():
             limit = min(trains, reach[color])
+            if not limit:
+                continue
             for length, index, r in by_length:
                 if length > limit:
                     break  # sorted by length: no longer route of this colour is payable
@@ -1126,6 +1128,12 @@ def _claims(route_id: str, ci: int, hc: int, gc: int, hl: int, gl: int, n: int) 
     """The ``Claim`` actions of one group of ``payments.ways`` (Claims are immutable, so the
     same objects serve every position with these counts)."""
     return tuple(act.Claim(route_id, h, g) for h, g in payments.ways(ci, hc, gc, hl, gl, n))
+
+
+@lru_cache(maxsize=16384)
+def _reach(cards: CardCounts) -> dict:
+    """``payments.longest_payable``, cached: the same hand-and-cardholder totals recur."""
+    return payments.longest_payable(cards)
 
 
 # Actions are immutable, so the same objects serve every position that offers them.
