@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -319,3 +320,38 @@ def test_copy_is_independent():
     assert snapshot(g) == before
     assert snapshot(c) != before
     assert g.total_cards() == standard_deck() and c.total_cards() == standard_deck()
+
+
+def _claims_by_brute_force(g: Game, seat: int) -> list:
+    """Every Claim for ``seat``, straight from the rules: each route in board order that is open
+    under K3 and fits the trains (K2), with every split of every colour between hand and
+    cardholder (K1, K2), each as ``payments.route_payments`` lists it."""
+    from ttrlib.rules import payments, tracks
+
+    hand, holder = g.hands[seat], g.holders[seat // 2]
+    out = []
+    for r in g.board.routes:
+        if r.length > g.trains[seat]:
+            continue
+        if tracks.closed_reason(g.board, r, g.owners, seat, g.players) is not None:
+            continue
+        out += [act.Claim(r.id, h, c)
+                for h, c in payments.route_payments(hand, holder, r.color, r.length)]
+    return out
+
+
+@pytest.mark.parametrize("players,seed", [(4, 11), (4, 12), (6, 13)])
+def test_K1_K3_cached_legal_claims_equal_the_brute_force_at_every_turn(players, seed):
+    """The legal-action caches (open routes per seat, claims per small key) give exactly the
+    claims the rules give, in the same order, at every turn of whole random games."""
+    from ttrlib.bots import RandomBot
+
+    g = Game.new(players=players, seed=seed)
+    bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
+    turns = 0
+    while not g.is_over:
+        if g.phase is Phase.TURN:
+            assert g.legal_claims() == _claims_by_brute_force(g, g.to_move)
+            turns += 1
+        g.apply(bots[g.to_move].choose(None, g.legal_actions()))
+    assert turns > 50

@@ -515,3 +515,21 @@ def test_T1_ticket_ids_must_be_strings():
     with pytest.raises(IllegalMove) as info:
         g.apply(act.KeepTickets([1, *offer[:2]], share=1))
     assert info.value.rule == "T1" and g.to_json() == before
+
+
+def test_C6_a_reshuffle_is_logged_after_the_first_draw_that_caused_it():
+    g = position(face_up=ROW, draw_pile=[], discard=CardCounts(white=5))
+    g.apply(act.DrawCard("deck"))  # the pile is empty: the discard is shuffled in first
+    assert [e["kind"] for e in g.events] == ["draw", "reshuffle"]
+    assert g.events[-1]["text"] == ("the draw pile is empty: 5 discarded cards shuffled into a "
+                                    "new draw pile (C6)")
+
+
+def test_C6_a_reshuffle_is_logged_after_the_second_draw_that_caused_it():
+    g = position(face_up=ROW, draw_pile=[RED], discard=CardCounts(white=1))
+    g.apply(act.DrawCard("deck"))
+    g.apply(act.PlaceCard("hand"))
+    g.apply(act.DrawCard("deck"))
+    assert [e["kind"] for e in g.events] == ["draw", "place", "draw", "reshuffle"]
+    assert g.events[-1]["text"] == ("the draw pile is empty: 1 discarded card shuffled into a "
+                                    "new draw pile (C6)")

@@ -392,3 +392,40 @@ def test_C7_both_teammates_use_the_same_two_cardholders():
     assert g.holders[0] == CardCounts.of([first])
     assert g.view(0).team_cardholder == g.holders[0]  # A1 sees it
     assert g.view(1).team_cardholder == g.holders[0]
+
+
+# --------------------------------------------------------------------------------------------------
+# log texts in plain English (the counts below are read off the scenario by hand)
+# --------------------------------------------------------------------------------------------------
+
+
+def test_T2_T4_log_texts_say_1_ticket_and_2_tickets():
+    g = midgame(tickets=[["T20", "T26", "T27"], ["T21"], [], []])
+    g.apply(act.ShareTickets(["T26"]))
+    assert g.events[-1]["text"] == "A1 shares 1 ticket (T4)"
+    g.apply(act.ShareTickets(["T21"]))
+    g.apply(act.DrawTickets())  # B1 draws 4
+    assert g.events[-1]["text"] == "B1 draws 4 tickets"
+    g.apply(act.KeepTickets(["T00"], share="T00"))
+    assert g.events[-1]["text"] == "B1 keeps 1 ticket, shares 1, returns 3 (T2, T3)"
+    g.apply(act.DrawTickets())  # B2
+    g.apply(act.KeepTickets(["T04", "T05"], share="T04"))  # offered T04-T07
+    assert g.events[-1]["text"] == "B2 keeps 2 tickets, shares 1, returns 2 (T2, T3)"
+    g.apply(act.ShareTickets(["T20", "T27"]))
+    assert g.events[-1]["text"] == "A1 shares 2 tickets (T4)"
+    assert not any("(s)" in e["text"] for e in g.events)
+
+
+def test_T2_one_ticket_left_is_drawn_as_1_ticket():
+    team = [["T22", "T23"], [t for t in IDS if t not in {"T05", "T20", "T21", "T22", "T23"}]]
+    g = midgame(team_tickets=team, ticket_deck=["T05"])
+    g.apply(act.DrawTickets())
+    assert g.events[-1]["text"] == "A1 draws 1 ticket"
+
+
+def test_C2_player_counts_constant():
+    from ttrlib.game import PLAYER_COUNTS
+
+    assert PLAYER_COUNTS == (4, 6)  # C2, from the rulebook
+    for players in PLAYER_COUNTS:
+        assert Game.new(players=players, seed=0, board=BOARD).players == players

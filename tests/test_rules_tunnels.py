@@ -336,3 +336,29 @@ def test_U7_gray_tunnel_laid_in_two_colours_is_rejected():
         g.apply(act.Claim("gtun", hand=C(green=1, purple=1)))
     assert info.value.rule == "K2"
     assert g.draw_pile == [WHITE] * 4 and g.tunnel is None
+
+
+# --------------------------------------------------------------------------------------------------
+# the log: the claim before the reshuffle it caused (C6), counts in plain English
+# --------------------------------------------------------------------------------------------------
+
+
+def test_U1_C6_a_reshuffle_during_the_reveal_is_logged_after_the_claim():
+    # 2 cards on the pile, 4 to reveal: the discard (2 greens) is shuffled in after 2 reveals
+    g = position(hands=[C(red=2)], draw_pile=[BLUE, WHITE], discard=C(green=2))
+    g.apply(act.Claim("tun4", hand=C(red=2)))
+    assert [e["kind"] for e in g.events] == ["tunnel", "reshuffle", "claim"]
+    assert "revealed blue, white, green, green; 0 extra cards owed (U1, U2)" in g.events[0]["text"]
+
+
+def test_U2_log_and_error_say_1_extra_card_and_2_more_cards():
+    g = position(hands=[C(red=4)], draw_pile=[RED, BLUE, WHITE, GREEN])
+    g.apply(act.Claim("tun4", hand=C(red=2)))
+    assert g.events[-1]["text"].endswith("revealed red, blue, white, green; 1 extra card owed "
+                                         "(U1, U2)")
+    err = rejected(g, act.PayTunnel(hand=C(red=2)), "U2")
+    assert "exactly 1 more card; you offered 2" in str(err)
+    g = position(hands=[C(red=4)], draw_pile=[RED, L, WHITE, GREEN])
+    g.apply(act.Claim("tun4", hand=C(red=2)))
+    assert "2 extra cards owed" in g.events[-1]["text"]
+    assert "exactly 2 more cards; you offered 1" in str(rejected(g, act.PayTunnel(hand=C(red=1)), "U2"))

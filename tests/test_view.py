@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 from rules_helpers import exact_position
 
@@ -388,3 +389,35 @@ def test_I1_draw_pile_is_always_part_of_every_seats_unseen_pool(players, seed):
             mate = seat ^ 1
             assert v.hand_sizes[mate] == len(g.hands[mate])
             assert v.known_in_hands[mate] <= g.hands[mate]
+
+
+def _played(seed: int, players: int, actions: int) -> Game:
+    from ttrlib.bots import RandomBot
+
+    g = Game.new(players=players, seed=seed)
+    bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
+    for _ in range(actions):
+        g.apply(bots[g.to_move].choose(g.view(g.to_move), g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("players,actions", [(4, 2), (4, 60), (6, 3), (6, 90)])
+def test_I1_resample_hidden_deals_the_hidden_tickets_anew_and_keeps_the_view(players, actions):
+    g = _played(5, players, actions)
+    seat = 0
+    changed = set()
+    for k in range(12):
+        r = g.resample_hidden(seat, np.random.default_rng(k))
+        assert r.view(seat) == g.view(seat)  # I1: nothing the seat can see moved
+        r._check_invariants()  # every ticket in exactly one place, every card too
+        assert [len(t) for t in r.tickets] == [len(t) for t in g.tickets]
+        assert [len(t) for t in r.offers] == [len(t) for t in g.offers]
+        assert len(r.ticket_deck) == len(g.ticket_deck)
+        for s in range(1, players):  # the teammate's private tickets are hidden too (I1)
+            if sorted(r.tickets[s] + r.offers[s]) != sorted(g.tickets[s] + g.offers[s]):
+                changed.add(s)
+        for s, choice in r.setup_choices.items():  # T1: a pending choice is over the new offer
+            assert choice.keep <= set(r.offers[s]) and choice.share in choice.keep
+            assert len(choice.keep) == len(g.setup_choices[s].keep)
+    assert changed == set(range(1, players))
+    assert g.view(seat) == _played(5, players, actions).view(seat)  # the original is untouched

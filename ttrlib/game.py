@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,7 @@ import numpy as np
 from . import actions as act
 from .board import Board, Route, teaching_board
 from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
+from .display import plural
 from .errors import (
     IllegalClaim,
     IllegalDraw,
@@ -72,6 +74,7 @@ SETUP_TICKETS_KEEP = 3  # T1
 DRAW_TICKETS = 4  # T2
 END_TRIGGER_TRAINS = 4  # E1
 TEAM_NAMES = "ABC"
+PLAYER_COUNTS = (4, 6)  # C2: Team Asia is played by 4 or 6 players, in teams of two
 
 
 class Phase(str, enum.Enum):
@@ -187,8 +190,9 @@ class Game:
     # construction
     # ------------------------------------------------------------------------------------------
     def __init__(self, board: Board, players: int, rng: np.random.Generator):
-        if players not in (4, 6):
-            raise SetupError(f"rule C2: Team Asia is played by 4 or 6 players, not {players}")
+        if players not in PLAYER_COUNTS:
+            counts = " or ".join(str(n) for n in PLAYER_COUNTS)
+            raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {players}")
         self.board = board
         self.players = players
         self.rng = rng
@@ -219,6 +223,11 @@ class Game:
         self.passes_in_a_row = 0
         self.turns = 0
         self.events: list[dict] = []
+        # A C6 reshuffle happens while a card is taken, before the pick or claim that caused it
+        # is logged; its event waits here and is logged right after that one (or at the end of
+        # the action). Always empty between actions, so it is not part of a saved game.
+        self._held_events: list[dict] = []
+        self._open_cache: dict = {}  # see _open_routes
 
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, board: Board | None = None) -> "Game":
@@ -366,6 +375,8 @@ class Game:
         new.team_tickets = [list(t) for t in self.team_tickets]
         new.offers = [list(t) for t in self.offers]
         new.setup_choices = dict(self.setup_choices)
+        new._held_events = []
+        new._open_cache = {}
         if rng is None:
             rng = np.random.Generator(type(self.rng.bit_generator)(0))
             rng.bit_generator.state = self.rng.bit_generator.state
@@ -381,6 +392,11 @@ class Game:
         copy is equally likely given what ``seat`` knows, so replaying a claim on many of them
         samples the same law that ``ttrlib.odds`` computes from ``view(seat)``. The copy draws
         its later randomness (a reshuffle) from ``rng`` too.
+
+        The hidden tickets are dealt anew the same way (I1): the private tickets of every other
+        seat (the teammate's too), other teams' ticket cardholders, other seats' ticket offers and
+        the ticket deck's order, each place keeping its size; another seat's pending setup choice
+        (T1) keeps the same positions in its new offer. What ``view(seat)`` shows stays as it is.
         """
         g = self.copy(rng)
         team = seat // 2
@@ -413,7 +429,30 @@ class Game:
             else:
                 g.drawn = shuffled[at - 1]
         g.draw_pile = shuffled[at:]
+        g._resample_tickets(seat, rng)
         return g
+
+    def _resample_tickets(self, seat: int, rng: np.random.Generator) -> None:
+        """Deal every ticket ``seat`` cannot see anew, each hidden place keeping its size (I1)."""
+        team = seat // 2
+        places = [self.tickets[s] for s in range(self.players) if s != seat]
+        places += [self.team_tickets[t] for t in range(self.teams) if t != team]
+        others = [s for s in range(self.players) if s != seat]
+        old_offers = {s: list(self.offers[s]) for s in others}
+        places += [self.offers[s] for s in others]
+        places.append(self.ticket_deck)
+        pool = [t for place in places for t in place]
+        shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
+        at = 0
+        for place in places:  # the lists are refilled in place (they are the copy's own lists)
+            place[:] = shuffled[at:at + len(place)]
+            at += len(place)
+        for s, choice in list(self.setup_choices.items()):
+            if s == seat:
+                continue
+            # T1: the same choice by position: the tickets at the kept places are kept.
+            new = dict(zip(old_offers[s], self.offers[s]))
+            self.setup_choices[s] = act.KeepTickets([new[t] for t in choice.keep], new[choice.share])
 
     # ------------------------------------------------------------------------------------------
     # reading the state
@@ -478,7 +517,10 @@ class Game:
         handler = self._HANDLERS.get((self.phase, type(action)))
         if handler is None:
             raise WrongPhase(self._phase_rule(action), self._phase_reason(action))
-        handler(self, action)
+        try:
+            handler(self, action)
+        finally:
+            self._release_held_events()
 
     def _phase_rule(self, action: Any) -> str:
         """The rule that says what the game waits for (or, in a turn, what the action needs)."""
@@ -534,7 +576,7 @@ class Game:
             raise IllegalTickets(rule, f"you were not offered {', '.join(unknown)}")
         need = min(minimum, len(offer))
         if len(a.keep) < need:
-            raise IllegalTickets(rule, f"keep at least {need} of the {len(offer)} tickets offered")
+            raise IllegalTickets(rule, f"keep at least {need} of the {plural(len(offer), 'ticket')} offered")
         if a.share not in a.keep:
             raise IllegalTickets(rule, "the shared ticket must be one of the tickets you keep")
 
@@ -552,7 +594,8 @@ class Game:
         self.offers[seat] = self.ticket_deck[:DRAW_TICKETS]
         del self.ticket_deck[:DRAW_TICKETS]
         self.phase = Phase.CHOOSE_TICKETS
-        self._log(seat, "draw_tickets", f"{seat_name(seat)} draws {len(self.offers[seat])} tickets")
+        drawn = plural(len(self.offers[seat]), "ticket")
+        self._log(seat, "draw_tickets", f"{seat_name(seat)} draws {drawn}")
 
     def _choose_keep(self, a: act.KeepTickets) -> None:
         seat = self.to_move
@@ -562,7 +605,8 @@ class Game:
         self.offers[seat] = []
         back = len(offer) - len(a.keep)
         self._log(seat, "keep_tickets",
-                  f"{seat_name(seat)} keeps {len(a.keep)} tickets, shares 1, returns {back} (T2, T3)")
+                  f"{seat_name(seat)} keeps {plural(len(a.keep), 'ticket')}, shares 1, returns {back} "
+                  "(T2, T3)")
         self._end_turn()
 
     # --- T4 ------------------------------------------------------------------------------------
@@ -578,7 +622,8 @@ class Game:
         for t in sorted(a.tickets):
             self.tickets[seat].remove(t)
             self.team_tickets[seat // 2].append(t)
-        self._log(seat, "share_tickets", f"{seat_name(seat)} shares {len(a.tickets)} ticket(s) (T4)")
+        shared = plural(len(a.tickets), "ticket")
+        self._log(seat, "share_tickets", f"{seat_name(seat)} shares {shared} (T4)")
         self._end_turn()
 
     # --- D1-D4 ---------------------------------------------------------------------------------
@@ -693,7 +738,7 @@ class Game:
         self.tunnel = TunnelAttempt(route.id, seat, a.hand, a.cardholder, tuple(revealed), color, extra)
         shown = ", ".join(c.value for c in revealed) or "nothing (no cards left, U6)"
         self._log(seat, "tunnel", f"{seat_name(seat)} tries the tunnel {route.a} - {route.b}: "
-                  f"revealed {shown}; {extra} extra card(s) owed (U1, U2)",
+                  f"revealed {shown}; {plural(extra, 'extra card')} owed (U1, U2)",
                   route=route.id, revealed=[c.value for c in revealed], extra=extra,
                   color=color.value)
         if extra == 0:
@@ -711,12 +756,12 @@ class Game:
         if why:
             raise IllegalClaim("K3", why)
         if self.trains[seat] < route.length:
-            raise IllegalClaim("K2", f"the route needs {route.length} trains and you have "
-                               f"{self.trains[seat]} left")
+            raise IllegalClaim("K2", f"the route needs {plural(route.length, 'train')} and you "
+                               f"have {self.trains[seat]} left")
         self._check_owned(seat, a.hand, a.cardholder, IllegalClaim)
         cards = a.cards
         if len(cards) != route.length:
-            raise IllegalClaim("K2", f"{route.a} - {route.b} costs exactly {route.length} cards; "
+            raise IllegalClaim("K2", f"{route.a} - {route.b} costs exactly {plural(route.length, 'card')}; "
                                f"you laid {len(cards)}")
         color = payments.claim_color(cards)
         if color is None:
@@ -763,8 +808,8 @@ class Game:
         self._check_owned(seat, a.hand, a.cardholder, IllegalTunnelPayment)
         paid = a.cards
         if len(paid) != t.extra:
-            raise IllegalTunnelPayment("U2", f"the tunnel asks for exactly {t.extra} more card(s); "
-                                       f"you offered {len(paid)}")
+            raise IllegalTunnelPayment("U2", "the tunnel asks for exactly "
+                                       f"{plural(t.extra, 'more card')}; you offered {len(paid)}")
         if payments.payable(paid, t.color) != len(paid):
             what = "locomotives only (U5)" if t.color is Color.LOCOMOTIVE else \
                 f"{t.color.value} cards or locomotives"
@@ -835,7 +880,7 @@ class Game:
             pile = self.discard
             self.discard = []
             self.draw_pile = [pile[i] for i in self.rng.permutation(len(pile)).tolist()]
-            self._log(None, "reshuffle", f"the draw pile is empty: {len(pile)} discarded cards are "
+            self._log_after(None, "reshuffle", f"the draw pile is empty: {plural(len(pile), 'discarded card')} "
                       "shuffled into a new draw pile (C6)")
         return self.draw_pile.pop()
 
@@ -866,6 +911,16 @@ class Game:
 
     def _log(self, seat: int | None, kind: str, text: str, **data: Any) -> None:
         self.events.append({"seat": seat, "kind": kind, "text": text, **data})
+        self._release_held_events()
+
+    def _log_after(self, seat: int | None, kind: str, text: str, **data: Any) -> None:
+        """Log an event caused by the step being logged next (a C6 reshuffle during a draw)."""
+        self._held_events.append({"seat": seat, "kind": kind, "text": text, **data})
+
+    def _release_held_events(self) -> None:
+        if self._held_events:
+            self.events += self._held_events
+            self._held_events = []
 
     # ------------------------------------------------------------------------------------------
     # legal actions
@@ -874,13 +929,13 @@ class Game:
         """Every action ``apply`` accepts now, each once."""
         phase, seat = self.phase, self.to_move
         if phase is Phase.SETUP_TICKETS:
-            return self._keep_choices(self.offers[seat], SETUP_TICKETS_KEEP)
+            return list(_keep_choices(tuple(self.offers[seat]), SETUP_TICKETS_KEEP))
         if phase is Phase.CHOOSE_TICKETS:
-            return self._keep_choices(self.offers[seat], 1)
+            return list(_keep_choices(tuple(self.offers[seat]), 1))
         if phase is Phase.PLACE_CARD:
             return [act.PlaceCard("hand"), act.PlaceCard("cardholder")]
         if phase is Phase.SECOND_CARD:
-            return [act.DrawCard(s) for s in self._second_sources()]
+            return [_DRAW[s] for s in self._second_sources()]
         if phase is Phase.TUNNEL:
             t = self.tunnel
             hand, holder = self.hands[t.seat], self.holders[t.seat // 2]
@@ -890,14 +945,14 @@ class Game:
             return []
         out: list[act.Action] = []
         if self.can_draw_from_deck():
-            out.append(act.DrawCard("deck"))
-        out += [act.DrawCard(i) for i, c in enumerate(self.face_up) if c is not None]
+            out.append(_DRAW["deck"])
+        out += [_DRAW[i] for i, c in enumerate(self.face_up) if c is not None]
         out += self.legal_claims(seat)
         if self.ticket_deck:
             out.append(act.DrawTickets())
         mine = self.tickets[seat]
-        out += [act.ShareTickets([t]) for t in mine]
-        out += [act.ShareTickets(pair) for pair in combinations(mine, 2)]
+        if mine:
+            out += _share_choices(tuple(mine))
         if not out and include_pass:
             out.append(act.Pass())
         return out
@@ -906,31 +961,67 @@ class Game:
         """Every legal ``Claim`` for ``seat`` (default: the seat to move) in the TURN phase."""
         seat = self.to_move if seat is None else seat
         hand, holder = self.hands[seat], self.holders[seat // 2]
-        out = []
+        hl, gl = hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE]
+        out: list[act.Claim] = []
+        groups: dict = {}  # route colour -> payments.way_groups, the same for every route of it
         for route in self.claimable_routes(seat):
-            out += [act.Claim(route.id, h, g)
-                    for h, g in payments.route_payments(hand, holder, route.color, route.length)]
+            keys = groups.get(route.color)
+            if keys is None:
+                keys = groups[route.color] = payments.way_groups(hand, holder, route.color)
+            # the claims of payments.route_payments, in its order, built once per small key
+            for ci, hc, gc in keys:
+                out += _claims(route.id, ci, hc, gc, hl, gl, route.length)
         return out
 
     def claimable_routes(self, seat: int | None = None) -> list[Route]:
         """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
         seat = self.to_move if seat is None else seat
-        reach = payments.longest_payable(self.hands[seat] + self.holders[seat // 2])
-        trains, owners = self.trains[seat], self.owners
-        return [
-            r for r in self.board.routes
-            if r.length <= trains and r.length <= reach[r.color] and r.id not in owners
-            and (not r.group
-                 or tracks.closed_reason(self.board, r, owners, seat, self.players) is None)
-        ]
+        reach = _reach(self.hands[seat] + self.holders[seat // 2])
+        trains = self.trains[seat]
+        found = []
+        for color, by_length in self._open_routes(seat).items():
+            limit = min(trains, reach[color])
+            if not limit:
+                continue
+            for length, index, r in by_length:
+                if length > limit:
+                    break  # sorted by length: no longer route of this colour is payable
+                found.append((index, r))
+        found.sort()
+        return [r for _, r in found]  # in board order
 
-    @staticmethod
-    def _keep_choices(offer: list[str], minimum: int) -> list[act.KeepTickets]:
-        out = []
-        for k in range(min(minimum, len(offer)), len(offer) + 1):
-            for keep in combinations(offer, k):
-                out += [act.KeepTickets(keep, share) for share in keep]
-        return out
+    def _open_routes(self, seat: int) -> dict:
+        """Route colour -> ``(length, board index, route)`` of the routes still open to ``seat``
+        (unclaimed, and K3 allows it), sorted by length. Kept per seat and brought up to date
+        from the routes claimed since: ``owners`` only grows, in claim order, and a claim can
+        close only the claimed route and its parallel tracks (K3)."""
+        owners, board = self.owners, self.board
+        cache = self._open_cache
+        if cache.get("owners") is not owners:  # a copy, or a loaded game, has its own dict
+            cache.clear()
+            cache["owners"] = owners
+        entry = cache.get(seat)
+        if entry is None:
+            lists = {color: [row for row in rows if self._is_open(row[2], seat)]
+                     for color, rows in _routes_by_colour(board).items()}
+        else:
+            known, lists = entry
+            if known == len(owners):
+                return lists
+            new = list(owners)[known:]
+            affected = set(new)
+            for rid in new:
+                affected.update(tracks.parallel_ids(board, board.route(rid)))
+            for color in {board.route(rid).color for rid in affected}:
+                lists[color] = [row for row in lists[color]
+                                if row[2].id not in affected or self._is_open(row[2], seat)]
+        cache[seat] = (len(owners), lists)
+        return lists
+
+    def _is_open(self, route: Route, seat: int) -> bool:
+        return route.id not in self.owners and (
+            not route.group
+            or tracks.closed_reason(self.board, route, self.owners, seat, self.players) is None)
 
     # ------------------------------------------------------------------------------------------
     # what a seat sees (I1)
@@ -946,17 +1037,18 @@ class Game:
         discard = CardCounts.of(self.discard)
         known_hands = {s: self.known_hand[s] for s in range(self.players) if s != seat}
         known_holders = {t: self.known_holder[t] for t in range(self.teams) if t != team}
-        seen = self.hands[seat] + self.holders[team] + face_up + discard
-        seen += sum(known_hands.values(), EMPTY) + sum(known_holders.values(), EMPTY)
+        seen = [self.hands[seat], self.holders[team], face_up, discard, *known_hands.values(),
+                *known_holders.values()]
         if self.tunnel is not None:
-            seen += self.tunnel.laid + CardCounts.of(self.tunnel.revealed)
+            seen += [self.tunnel.laid, CardCounts.of(self.tunnel.revealed)]
         drawn = None
         if self.drawn is not None and self.to_move == seat:
             drawn = self.drawn
-            seen += _ONE[self.drawn]
+            seen.append(_ONE[self.drawn])
         elif self.drawn is not None and self.taken_slot is not None:
-            seen += _ONE[self.drawn]
-        unseen = standard_deck() - seen
+            seen.append(_ONE[self.drawn])
+        # one sum over all the parts (a view is built for every bot decision)
+        unseen = standard_deck() - CardCounts._raw(tuple(map(sum, zip(*(c.as_tuple() for c in seen)))))
         offer = tuple(self.ticket_offer(seat)) if self.to_move == seat else ()
         return PlayerView(
             seat=seat,
@@ -1029,6 +1121,59 @@ class Game:
         (Phase.TUNNEL, act.PayTunnel): _pay_tunnel,
         (Phase.TUNNEL, act.Withdraw): _withdraw,
     }
+
+
+@lru_cache(maxsize=65536)
+def _claims(route_id: str, ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
+    """The ``Claim`` actions of one group of ``payments.ways`` (Claims are immutable, so the
+    same objects serve every position with these counts)."""
+    return tuple(act.Claim(route_id, h, g) for h, g in payments.ways(ci, hc, gc, hl, gl, n))
+
+
+@lru_cache(maxsize=16384)
+def _reach(cards: CardCounts) -> dict:
+    """``payments.longest_payable``, cached: the same hand-and-cardholder totals recur."""
+    return payments.longest_payable(cards)
+
+
+# Actions are immutable, so the same objects serve every position that offers them.
+_DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
+
+
+@lru_cache(maxsize=4096)
+def _keep_choices(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets, ...]:
+    """T1, T2: keep at least ``minimum`` of the offer (every subset once), share one of them."""
+    out = []
+    for k in range(min(minimum, len(offer)), len(offer) + 1):
+        for keep in combinations(offer, k):
+            kept = frozenset(keep)
+            out += [act.KeepTickets(kept, share) for share in keep]
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _share_choices(mine: tuple[str, ...]) -> tuple[act.ShareTickets, ...]:
+    """T4: share one or two private tickets."""
+    return (tuple(act.ShareTickets([t]) for t in mine)
+            + tuple(act.ShareTickets(pair) for pair in combinations(mine, 2)))
+
+
+# board id -> (board, route colour -> [(length, board index, route)] sorted by length)
+_BY_COLOUR: dict[int, tuple[Board, dict]] = {}
+
+
+def _routes_by_colour(board: Board) -> dict:
+    entry = _BY_COLOUR.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_BY_COLOUR) > 64:  # tests build many small boards
+            _BY_COLOUR.clear()
+        table: dict = {}
+        for index, r in enumerate(board.routes):
+            table.setdefault(r.color, []).append((r.length, index, r))
+        for rows in table.values():
+            rows.sort(key=lambda row: (row[0], row[1]))
+        entry = _BY_COLOUR[id(board)] = (board, table)
+    return entry[1]
 
 
 _ONE = {c: CardCounts._raw(tuple(int(c is d) for d in COLORS)) for c in COLORS}

@@ -98,14 +98,39 @@ def _route_payments(hand, holder, route_color, length) -> tuple:
 def _route_payment_ways(
     hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int
 ) -> Iterator[tuple[CardCounts, CardCounts]]:
-    colours = TRAIN_COLORS if route_color is None else (route_color,)
-    for color in colours:
-        if hand[color] + holder[color] == 0:
-            continue
-        for h, g in splits(hand, holder, color, length):
-            if h[color] + g[color] > 0:
-                yield h, g
-    yield from splits(hand, holder, Color.LOCOMOTIVE, length)
+    hl, gl = hand.as_tuple()[_LOCO], holder.as_tuple()[_LOCO]
+    for ci, hc, gc in way_groups(hand, holder, route_color):
+        yield from ways(ci, hc, gc, hl, gl, length)
+
+
+_TRAIN_INDEXES = tuple(range(len(TRAIN_COLORS)))
+_INDEX = {c: i for i, c in enumerate(COLORS)}
+
+
+def way_groups(
+    hand: CardCounts, holder: CardCounts, route_color: Color | None
+) -> list[tuple[int, int, int]]:
+    """The colours a route may be paid in with these cards (K2), in order, as keys of ``ways``:
+    ``(colour index, cards of it in hand, in the cardholder)`` for each colour the cards hold
+    (the route's own, or any for gray), then the locomotives-only group. A route's payments are
+    ``ways(*key, hand locomotives, cardholder locomotives, length)`` for each key in turn; the
+    keys hold only small counts, so callers can cache what they build per key."""
+    h, g = hand.as_tuple(), holder.as_tuple()
+    colours = _TRAIN_INDEXES if route_color is None else (_INDEX[route_color],)
+    keys = [(ci, h[ci], g[ci]) for ci in colours if h[ci] + g[ci]]
+    keys.append((_LOCO, 0, 0))
+    return keys
+
+
+@lru_cache(maxsize=16384)
+def ways(ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
+    """Every way to lay ``n`` cards of colour index ``ci`` (``hc`` in hand, ``gc`` in the
+    cardholder) and locomotives (``hl``, ``gl``), using at least one card of the colour (K2: it
+    is the claim's colour); for ``ci`` the locomotive, the locomotives-only ways (U5)."""
+    out = _splits(hc, gc, hl, gl, ci, n)
+    if ci == _LOCO:
+        return out
+    return tuple(w for w in out if w[0].as_tuple()[ci] + w[1].as_tuple()[ci] > 0)
 
 
 def can_pay_route(hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int) -> bool:

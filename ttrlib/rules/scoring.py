@@ -64,6 +64,13 @@ class TeamScore:
 
 def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
     """Do the given edges join cities ``a`` and ``b``? (E3)"""
+    component = components(edges)
+    return a in component and b in component and component[a] == component[b]
+
+
+def components(edges: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """City -> a representative city of its connected part, for the cities the edges touch (E3).
+    Built once per team, it answers every ticket of the team."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -75,7 +82,7 @@ def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
 
     for u, v in edges:
         parent[find(u)] = find(v)
-    return a in parent and b in parent and find(a) == find(b)
+    return {city: find(city) for city in list(parent)}
 
 
 def longest_trail(edges: list[tuple[str, str, int]]) -> int:
@@ -120,13 +127,14 @@ def score(
     for team in range(teams):
         routes = [board.route(r) for r, s in owners.items() if s // 2 == team]
         route_points = sum(ROUTE_POINTS[r.length] for r in routes)
-        pairs = [(r.a, r.b) for r in routes]
+        component = components((r.a, r.b) for r in routes)
         results = []
         held = [(t, False) for s in (2 * team, 2 * team + 1) for t in tickets[s]]
         held += [(t, True) for t in team_tickets[team]]
         for tid, shared in held:
             t = board.ticket(tid)
-            results.append(TicketResult(tid, (t.a, t.b), t.points, connected(pairs, t.a, t.b), shared))
+            done = t.a in component and t.b in component and component[t.a] == component[t.b]
+            results.append(TicketResult(tid, (t.a, t.b), t.points, done, shared))
         path = longest_trail([(r.a, r.b, r.length) for r in routes])
         rows.append((team, route_points, tuple(results), path))
     best_path = max(r[3] for r in rows)
