@@ -238,7 +238,7 @@ def test_tunnel_claim_clicks_in_jupyterlab(page, lab, request):
     if "No revealed card matches" in summary:
         assert "claimed with no extra cost" in summary
     else:
-        owed = re.search(r"(\d+) revealed card\(s\) match: pay", summary)
+        owed = re.search(r"(\d+) revealed cards? match(?:es)?: pay", summary)
         assert owed, summary
         pay_select = tunnel.locator(".widget-dropdown", has_text="Pay with").locator("select")
         if pay_select.locator("option").count() > 0:

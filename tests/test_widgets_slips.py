@@ -89,7 +89,7 @@ def test_pay_and_take_back_both_act_after_the_whole_reveal():
         assert t.session.game.phase is Phase.TUNNEL
     for _ in range(5):
         t.turn_next.click()
-    assert "2 revealed card(s) match" in plain(t.message.value)
+    assert "2 revealed cards match" in plain(t.message.value)
     assert t.withdraw.button_style == t.pay.button_style == "primary"
     t.withdraw.click()
     assert "took your laid cards back" in plain(t.message.value)

@@ -465,7 +465,7 @@ def test_tunnel_claim_turn_cards_and_pay_U1_U2_U4():
         assert kind(t) == ("warning" if hit else "info") and "rule U2" in t.message_text
         assert f"Tunnel reveal ({i} of 5 turned)" in plain(t.reveal_panel.value)
     click(t.turn_next)  # the last card: the summary
-    assert "2 revealed card(s) match: pay 2 more card(s)" in t.message_text
+    assert "2 revealed cards match: pay 2 more cards" in t.message_text
     assert kind(t) == "warning" and "rule U2" in t.message_text
     panel = plain(t.reveal_panel.value)
     assert "(5 of 5 turned)" in panel and panel.count("match") == 2 and "face down" not in panel
@@ -507,7 +507,7 @@ def test_tunnel_withdraw_returns_the_laid_cards_U3():
     assert v.tunnel.extra == 2
     for _ in range(5):
         click(t.turn_next)
-    assert "2 revealed card(s) match" in t.message_text
+    assert "2 revealed cards match" in t.message_text
     discard_before = v.discard
     click(t.withdraw)
     v = t.view()
@@ -553,7 +553,7 @@ def test_extra_cost_too_high_can_only_be_withdrawn():
     click(t.lay_down)
     for _ in range(5):
         click(t.turn_next)
-    assert "4 revealed card(s) match" in t.message_text
+    assert "4 revealed cards match" in t.message_text
     assert t.pay_choice.options == ()
     click(t.pay)
     assert "rule U2" in t.message_text and "exactly 4 more cards" in t.message_text

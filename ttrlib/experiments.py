@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from .bots import GreedyBot, Strategy, play
-from .game import Game
+from .game import PLAYER_COUNTS, Game
 
 __all__ = ["PRESETS", "GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
 
@@ -185,7 +185,7 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
         raise ValueError("a tournament takes 2 or 3 Strategy objects")
     players = players or 2 * max(2, len(strategies))
-    if players not in (4, 6) or len(strategies) > players // 2:
+    if players not in PLAYER_COUNTS or len(strategies) > players // 2:
         raise ValueError(f"{len(strategies)} strategies cannot play a {players}-player game")
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive whole number, not {games!r}")

@@ -24,7 +24,7 @@ from .actions import KeepTickets
 from .board import Board, board_from_dict
 from .cards import CardCounts, Color, standard_deck
 from .errors import BoardError, SaveError
-from .game import FACE_UP, TRAINS_PER_PLAYER, Game, Phase, TunnelAttempt
+from .game import FACE_UP, PLAYER_COUNTS, TRAINS_PER_PLAYER, Game, Phase, TunnelAttempt
 from .rules import payments
 
 FORMAT = "ttrlib-game"
@@ -188,7 +188,7 @@ def from_dict(data: Any) -> Game:
                                 source="saved game board")
     except BoardError as exc:
         raise _err("board", str(exc)) from None
-    players = _need(data, "players", lambda v: _is_int(v) and v in (4, 6), "4 or 6")
+    players = _need(data, "players", lambda v: _is_int(v) and v in PLAYER_COUNTS, "4 or 6")
     teams = players // 2
     rng = np.random.default_rng()
     state = _need(data, "rng", lambda v: isinstance(v, dict), "a random generator state")

@@ -156,7 +156,8 @@ def reshuffle_html(case: dict, color: Color = Color.RED, *, explain: bool = True
              f"holds {case['draw_pile']} of the {len(unseen)} cards A1 cannot see; the discard "
              f"pile holds {len(discard)} known cards.")
     if explain:
-        words += (f" So {from_pile} revealed card(s) come from the draw pile and {from_discard} "
+        words += (f" So of the revealed cards, {from_pile} come from the draw pile and "
+                  f"{from_discard} "
                   "from the reshuffled discard pile (U6, C6).")
     return pics.layout_html(
         pics.layout_html(pics.cards_html(unseen, title="Unseen from A1's seat"),

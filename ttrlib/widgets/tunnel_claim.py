@@ -301,8 +301,9 @@ class TunnelClaimStepper(LessonWidget):
                 text += " No revealed card matches: the tunnel is claimed with no extra cost."
                 kind = "success"
             else:
-                # tests/test_browser.py reads this sentence with its "card(s)" as it stands
-                text += (f" {extra} revealed card(s) match: pay {extra} more card(s) of the colour "
+                agree = "card matches" if extra == 1 else "cards match"
+                text += (f" {extra} revealed {agree}: pay "
+                         f"{display.plural(extra, 'more card')} of the colour "
                          "you used (or locomotives), or take your cards back (U3).")
                 kind = "warning"
         self.say(text, kind, rule=rule)
