@@ -218,9 +218,13 @@ def hide_differently(game: Game, seat: int, rng) -> Game | None:
     return other if changed else None
 
 
-def test_greedy_choice_does_not_depend_on_hidden_information():
+@pytest.mark.parametrize("strategy", [None, "odds-aware", "ticket-sharer", "team-first"])
+def test_greedy_choice_does_not_depend_on_hidden_information(strategy):
     import numpy as np
 
+    from ttrlib.experiments import PRESETS
+
+    st = PRESETS[strategy] if strategy else None
     rng = np.random.default_rng(0)
     compared: dict[Phase, int] = {}
     for seed in range(3):
@@ -233,8 +237,9 @@ def test_greedy_choice_does_not_depend_on_hidden_information():
                 assert other.to_json() != game.to_json()
                 assert other.view(seat) == game.view(seat)  # rule I1
                 assert other.legal_actions() == game.legal_actions()
-                a = GreedyBot(seed=77).choose(game.view(seat), game.legal_actions())
-                b = GreedyBot(seed=77).choose(other.view(seat), other.legal_actions())
+                a = GreedyBot(seed=77, strategy=st).choose(game.view(seat), game.legal_actions())
+                b = GreedyBot(seed=77, strategy=st).choose(other.view(seat),
+                                                           other.legal_actions())
                 assert a == b
                 compared[game.phase] = compared.get(game.phase, 0) + 1
             game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
