@@ -170,9 +170,9 @@ def classroom(tmp: Path, *, folder: Path | None = None, args: tuple[str, ...] = 
         yield base, proc
 
 
-def need_browser() -> None:
-    """Skip the calling test (or fail it with TTR_REQUIRE_BROWSER=1) when Chromium or
-    Python Playwright is missing."""
+def need_browser(*tools: str) -> None:
+    """Skip the calling test (or fail it with TTR_REQUIRE_BROWSER=1) when Chromium, Python
+    Playwright or one of the command-line ``tools`` (e.g. "pdftoppm") is missing."""
     import pytest
 
     problem = None
@@ -183,6 +183,9 @@ def need_browser() -> None:
             import playwright.sync_api  # noqa: F401
         except ImportError:
             problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
+    for tool in tools:
+        if problem is None and shutil.which(tool) is None:
+            problem = f"{tool} is missing: `sudo apt-get install poppler-utils`"
     if problem:
         if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
             pytest.fail(problem, pytrace=False)

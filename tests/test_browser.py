@@ -14,7 +14,6 @@ hint, unless ``TTR_REQUIRE_BROWSER=1``, which makes that a failure.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -38,19 +37,7 @@ ROUND_TRIPS: dict[str, float] = {}
 
 
 def _need_browser():
-    """Skip (or fail with TTR_REQUIRE_BROWSER=1) when Chromium or Playwright is missing."""
-    problem = None
-    if h.chromium_path() is None:
-        problem = h.INSTALL_HINT
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
-    if problem:
-        if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
+    h.need_browser()
 
 
 @pytest.fixture(scope="module")

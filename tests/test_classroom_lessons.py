@@ -39,10 +39,7 @@ RAW = [re.compile(p) for p in (
 
 
 def _need_browser():
-    if h.chromium_path() is None:
-        if __import__("os").environ.get("TTR_REQUIRE_BROWSER") == "1":
-            pytest.fail(h.INSTALL_HINT)
-        pytest.skip(h.INSTALL_HINT)
+    h.need_browser()
 
 
 @pytest.fixture(scope="module")

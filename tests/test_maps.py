@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import math
-import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -472,18 +471,7 @@ def test_ticket_offer_is_shown_on_the_map():
 def test_the_map_in_chromium_at_three_widths(board):
     import lab_harness as h
 
-    problem = None
-    if h.chromium_path() is None:
-        problem = h.INSTALL_HINT
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
-    if problem:
-        if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
+    h.need_browser()
     svg = board_svg(board, CLAIMS, seat=0, tickets=["T05", "T02", "T30"],
                     title="Team A1's board: 5 tracks claimed")
     page_html = f"<!doctype html><html><body style='margin:0'>{svg}</body></html>"

@@ -338,27 +338,9 @@ def test_page_runs_on_a_fresh_kernel_and_shows_only_html(name):
 # pdftoppm (Debian's poppler-utils) turns every page into a PNG under test-artifacts/handouts/.
 
 def _need_browser(*tools: str):
-    """Skip (fail with TTR_REQUIRE_BROWSER=1) without Chromium, Playwright or a needed tool."""
-    import os
-    import shutil
-
     import lab_harness as h
 
-    problem = None
-    if h.chromium_path() is None:
-        problem = h.INSTALL_HINT
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            problem = "Python Playwright is not installed: `pip install -e '.[test]'`"
-    for tool in tools:
-        if problem is None and shutil.which(tool) is None:
-            problem = f"{tool} is missing: `sudo apt-get install poppler-utils`"
-    if problem:
-        if os.environ.get("TTR_REQUIRE_BROWSER") == "1":
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
+    h.need_browser(*tools)
 
 
 def _pdf_pages_as_png(pdf: Path) -> list[Path]:
