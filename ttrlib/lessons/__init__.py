@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from urllib.parse import parse_qs
 
-__all__ = ["session_seed", "teacher_mode", "query", "show", "chance_words", "percent"]
+from .. import display as pics
+from ..display import plural
+from ..errors import IllegalMove
+
+__all__ = ["session_seed", "teacher_mode", "query", "show", "say", "log_markdown", "attempt",
+           "plural", "words_list", "chance_words", "percent"]
 
 _waited = False
 _SEED_RANGE = (1000, 9999)  # four digits: easy to read out to a class ("game 4821")
@@ -77,9 +83,38 @@ def show(*pictures: str, direction: str = "row") -> None:
     """Show ttrlib pictures (HTML from :mod:`ttrlib.display`) side by side or one under another."""
     from IPython.display import HTML, display
 
-    from .. import display as pics
-
     display(HTML(pics.layout_html(*pictures, direction=direction)))
+
+
+def say(markdown: str) -> None:
+    """Show a paragraph of Markdown on the page (prose, never a raw Python value)."""
+    from IPython.display import Markdown, display
+
+    display(Markdown(markdown))
+
+
+def log_markdown(game, since: int = 0) -> str:
+    """What the engine reported since event number ``since`` (the public log), as a list."""
+    lines = [f"- {event['text']}" for event in game.events[since:]]
+    return "\n".join(lines) or "- (nothing happened)"
+
+
+def attempt(game, action) -> None:
+    """Try ``action``: a move the rules forbid is shown as the engine's message (rule and reason)
+    and changes nothing. Returns nothing, so that a cell ending with it shows no raw value."""
+    try:
+        game.apply(action)
+    except IllegalMove as err:
+        show(pics.message_html(f"Refused: {err.reason}. Nothing changed.", "error",
+                               rule=err.rule))
+
+
+def words_list(items: Sequence[str], last: str = "and") -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def percent(p) -> str:

@@ -11,8 +11,7 @@ from .. import actions as act
 from .. import display as pics
 from ..cards import EMPTY, CardCounts, Color
 from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase, seat_name
-from . import show
-from .start_here import attempt, cards_word, log_markdown, say, words_list
+from . import attempt, log_markdown, plural, say, show, words_list
 
 __all__ = ["position", "table", "may_now", "log", "example", "stacked_reset_position",
            "no_reset_position", "reshuffle_position", "second_slots_position",
@@ -65,8 +64,8 @@ def table(game: Game, seat: int = 0) -> None:
         pics.hand_html(view.hand, title=f"{view.name}'s hand"),
         pics.cardholder_html(view.team_cardholder, team),
     )
-    say(f"*Draw pile: {cards_word(view.draw_pile_size)} · discard pile: "
-        f"{cards_word(len(view.discard))} · {seat_name(view.to_move)} to move · the game waits "
+    say(f"*Draw pile: {plural(view.draw_pile_size, 'card')} · discard pile: "
+        f"{plural(len(view.discard), 'card')} · {seat_name(view.to_move)} to move · the game waits "
         f"for {_waits(game)}.*")
 
 
@@ -173,7 +172,7 @@ def reset_words(game: Game, since: int, discard_before: int) -> None:
     resets = sum(e["kind"] == "reset" for e in game.events[since:])
     gone = len(game.view(game.to_move).discard) - discard_before
     say(f"The row was reset **{resets} {'time' if resets == 1 else 'times'}** (C5), and "
-        f"{cards_word(gone)} went to the discard pile: {resets} rows of {FACE_UP}.")
+        f"{plural(gone, 'card')} went to the discard pile: {resets} rows of {FACE_UP}.")
 
 
 def no_reset_words(game: Game) -> None:

@@ -57,11 +57,8 @@ def table_html(headers: Sequence[str], rows: Iterable[Sequence[object]], *,
 
 
 def cards_words(cards: CardCounts) -> str:
-    """``2 red, 3 locomotives`` or ``none`` (locomotives counted in the plural)."""
-    if not cards:
-        return "none"
-    return ", ".join(f"{n} {c.value}{'s' if c is Color.LOCOMOTIVE and n != 1 else ''}"
-                     for c, n in cards.items())
+    """``2 red, 3 locomotives`` or ``none``."""
+    return cards.describe() if cards else "none"
 
 
 def payment_words(hand: CardCounts, cardholder: CardCounts) -> str:

@@ -95,10 +95,9 @@ def sizes_table_html(pool: CardCounts, sizes: list[int]) -> str:
             f"<th>K</th>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
-def _short(p: Fraction, *, miss: bool = False) -> str:
+def _short(p: Fraction) -> str:
     """A chance in a table cell: percentage and "about 1 in N" (for a chance above one half,
-    how rarely it does not happen), the fraction in small print. ``chance_words`` decides the
-    reading, so ``miss`` only remains for old callers."""
+    how rarely it does not happen), the fraction in small print."""
     words = chance_words(p)
     fraction, rest = words.split(" = ", 1) if " = " in words else (words, "")
     return f"{rest}<br><small>{fraction}</small>"
@@ -190,7 +189,7 @@ def ranking_html(view, route_id: str) -> str:
             f"<tr><td>{rank}</td><td style='text-align:left'>"
             f"{pics.card_row_html(cards, labels=labels)}</td><td>{colour}</td>"
             f"<td>{matching_count(view.unseen, o.color)}</td><td>{o.spare}</td>"
-            f"<td>{_short(o.p_free)}</td><td><b>{_short(o.p_can_pay, miss=True)}</b></td></tr>")
+            f"<td>{_short(o.p_free)}</td><td><b>{_short(o.p_can_pay)}</b></td></tr>")
     return ("<table><thead><tr><th>rank</th><th style='text-align:left'>lay down</th>"
             "<th>colour used</th><th>K unseen matching</th><th>extra cards you could still pay"
             "</th><th>chance of no extra card</th><th>chance you can pay</th></tr></thead>"

@@ -1,77 +1,35 @@
 """Lesson 00 (Start here): the game's numbers in words, the lessons' table, one seat's view as
 pictures and prose, the teaching board in words, and the exercise position.
 
-Also the two prose helpers the lessons 00-02 share: ``say`` (a paragraph of Markdown on the
-page) and ``log_markdown`` (the engine's public log as a list). Every number a lesson states is
-computed here from the engine, the board or the lesson catalogue, never typed in.
+Every number the lesson states is computed here from the engine, the board or the lesson
+catalogue, never typed in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
-
 from .. import display as pics
 from ..board import Board, teaching_board
 from ..cards import EMPTY, TRAIN_COLORS, CardCounts, Color, standard_deck
-from ..errors import SetupError
-from ..game import FACE_UP, STARTING_HAND, TEAM_NAMES, TRAINS_PER_PLAYER, Game, seat_name
-from . import catalog, show
+from ..game import (
+    FACE_UP,
+    PLAYER_COUNTS,
+    STARTING_HAND,
+    TEAM_NAMES,
+    TRAINS_PER_PLAYER,
+    Game,
+    seat_name,
+)
+from . import catalog, plural, say, show, words_list
 
-__all__ = ["say", "log_markdown", "attempt", "cards_word", "words_list", "player_counts", "team_asia_words", "deck_words",
+__all__ = ["player_counts", "team_asia_words", "deck_words",
            "lessons_table", "seat_screen", "public_counts_table", "board_words", "board_map", "map_words",
            "tunnels", "first_look", "k1_position", "k1_pictures", "K1_HANDS", "K1_CARDHOLDER"]
 
 
-def say(markdown: str) -> None:
-    """Show a paragraph of Markdown on the page (prose, never a raw Python value)."""
-    from IPython.display import Markdown, display
-
-    display(Markdown(markdown))
-
-
-def log_markdown(game: Game, since: int = 0) -> str:
-    """What the engine reported since event number ``since`` (the public log), as a list."""
-    lines = [f"- {event['text']}" for event in game.events[since:]]
-    return "\n".join(lines) or "- (nothing happened)"
-
-
-def attempt(game: Game, action) -> None:
-    """Try ``action``: a move the rules forbid is shown as the engine's message (rule and reason)
-    and changes nothing. Returns nothing, so that a cell ending with it shows no raw value."""
-    from ..errors import IllegalMove
-
-    try:
-        game.apply(action)
-    except IllegalMove as err:
-        show(pics.message_html(f"Refused: {err.reason}. Nothing changed.", "error",
-                               rule=err.rule))
-
-
-def cards_word(n: int, word: str = "card") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def words_list(items: Sequence[str], last: str = "and") -> str:
-    """``["a", "b", "c"]`` -> ``"a, b and c"``."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
 # --- the game's numbers ------------------------------------------------------------------------
 def player_counts() -> list[int]:
-    """The numbers of players the engine accepts (C2), asked of the engine itself."""
-    counts = []
-    for n in range(1, 2 * len(TEAM_NAMES) + 3):
-        try:
-            Game(teaching_board(), n, np.random.default_rng(0))
-        except SetupError:
-            continue
-        counts.append(n)
-    return counts
+    """The numbers of players the engine accepts (C2)."""
+    return list(PLAYER_COUNTS)
 
 
 def team_asia_words() -> str:
@@ -126,9 +84,9 @@ def seat_screen(view) -> None:
     team = view.name[0]
     say(f"We are **{view.name}**, on Team {team} with {mate}; it is "
         f"{seat_name(view.to_move)}'s move. {view.name} holds "
-        f"{cards_word(len(view.hand))} in hand and sees every one of them; the Team {team} train "
-        f"cardholder holds {cards_word(len(view.team_cardholder))}, which both teammates see; "
-        f"{mate} holds {cards_word(view.hand_sizes[view.teammate])} that {view.name} may not "
+        f"{plural(len(view.hand), 'card')} in hand and sees every one of them; the Team {team} train "
+        f"cardholder holds {plural(len(view.team_cardholder), 'card')}, which both teammates see; "
+        f"{mate} holds {plural(view.hand_sizes[view.teammate], 'card')} that {view.name} may not "
         f"see: the view holds only their number (I1).")
     show(
         pics.hand_html(view.hand, title=f"{view.name}'s hand"),
@@ -138,13 +96,13 @@ def seat_screen(view) -> None:
     show(pics.card_row_html(list(view.face_up), title="Face-up cards (everybody sees them, C5)",
                             labels=[f"slot {i}" for i in range(FACE_UP)]))
     say(f"The same goes for destination tickets: {view.name} reads its own "
-        f"{cards_word(len(view.tickets), 'private ticket')} and the "
-        f"{cards_word(len(view.team_tickets), 'ticket')} in the Team {team} ticket cardholder, and "
-        f"knows only that {mate} keeps {cards_word(view.ticket_counts[view.teammate], 'ticket')} "
+        f"{plural(len(view.tickets), 'private ticket')} and the "
+        f"{plural(len(view.team_tickets), 'ticket')} in the Team {team} ticket cardholder, and "
+        f"knows only that {mate} keeps {plural(view.ticket_counts[view.teammate], 'ticket')} "
         f"(I1).")
     show(ticket_table_html(view))
     claimed = len(view.claimed)
-    say(f"The board as {view.name} sees it: {cards_word(claimed, 'track')} claimed so far, and "
+    say(f"The board as {view.name} sees it: {plural(claimed, 'track')} claimed so far, and "
         f"the cities of the tickets {view.name} may read ringed.")
     board_map(view.board, view.claimed, seat=view.seat,
               tickets=list(view.tickets) + list(view.team_tickets),
@@ -160,8 +118,8 @@ def public_counts_table(view) -> str:
                     f"{view.trains[s]} |")
     rows += ["", "| team | train cardholder | ticket cardholder |", "|---|---|---|"]
     for t in range(view.players // 2):
-        rows.append(f"| Team {TEAM_NAMES[t]} | {cards_word(view.cardholder_sizes[t])} | "
-                    f"{cards_word(view.team_ticket_counts[t], 'ticket')} |")
+        rows.append(f"| Team {TEAM_NAMES[t]} | {plural(view.cardholder_sizes[t], 'card')} | "
+                    f"{plural(view.team_ticket_counts[t], 'ticket')} |")
     return "\n".join(rows)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .. import display as pics
 from ..game import Game, Phase, seat_name
-from . import show
-from .start_here import attempt, board_map, cards_word, log_markdown, say, words_list
+from . import attempt, log_markdown, plural, say, show, words_list
+from .start_here import board_map
 
 __all__ = ["pictures", "screen", "setup_words", "choice_words", "screens_words", "bottom_words",
            "play_until_my_turn", "bots_for", "sees_position", "SEES", "t3_position", "T3_OFFER",
@@ -85,9 +85,9 @@ def choice_words(game: Game) -> None:
     private = [t for t in a1.dealt_tickets if t in choice.keep and t != choice.share]
     show(pictures(game, private, "A1 keeps privately"),
          pictures(game, [choice.share], "A1 will share"))
-    say(f"A1's own view holds its choice (above): keep {cards_word(len(choice.keep), 'ticket')}, "
+    say(f"A1's own view holds its choice (above): keep {plural(len(choice.keep), 'ticket')}, "
         f"share {game.board.ticket(choice.share).describe()}. A2's view holds none of it: the "
-        f"Team A ticket cardholder holds {cards_word(len(a2.team_tickets), 'ticket')} on A2's "
+        f"Team A ticket cardholder holds {plural(len(a2.team_tickets), 'ticket')} on A2's "
         f"screen, A1's private tickets count {a2.ticket_counts[0]}, and the public count of "
         f"tickets in the team cardholders is still "
         f"{words_list([str(n) for n in a2.team_ticket_counts])}. It is "
@@ -102,12 +102,12 @@ def screens_words(game: Game) -> None:
                       | set(v1.dealt_tickets))
     same_tickets = "the same" if v1.team_tickets == v2.team_tickets else "DIFFERENT"
     same_cards = "the same" if v1.team_cardholder == v2.team_cardholder else "DIFFERENT"
-    say(f"- A2 holds {cards_word(len(hidden), 'private ticket')}; of them, A1's view holds "
+    say(f"- A2 holds {plural(len(hidden), 'private ticket')}; of them, A1's view holds "
         f"{'none' if not found else ticket_words(game, found)} (I1).\n"
         f"- The two screens show {same_tickets} ticket cardholder and {same_cards} train "
         f"cardholder (C7).\n"
-        f"- Each screen shows its own hand: A1 sees {cards_word(len(v1.hand))}, A2 "
-        f"{cards_word(len(v2.hand))}, and each sees only the number of the other's.")
+        f"- Each screen shows its own hand: A1 sees {plural(len(v1.hand), 'card')}, A2 "
+        f"{plural(len(v2.hand), 'card')}, and each sees only the number of the other's.")
 
 
 def bottom_words(game: Game, offered, rejected) -> None:
@@ -115,7 +115,7 @@ def bottom_words(game: Game, offered, rejected) -> None:
     bottom = list(game.ticket_deck[-len(rejected):]) if rejected else []
     in_order = bottom == [t for t in offered if t in rejected]
     show(pictures(game, bottom, "The bottom of the ticket deck, last one at the very bottom"))
-    say(f"The {cards_word(len(rejected), 'returned ticket')} went to the bottom of the ticket "
+    say(f"The {plural(len(rejected), 'returned ticket')} went to the bottom of the ticket "
         f"deck (T3){', in the order they were offered (T3 policy)' if in_order else ''}. No "
         f"player can see this: the ticket deck is face down, and only the referee (here, the "
         f"lesson) may look at its bottom.")
