@@ -181,4 +181,5 @@ def test_every_lesson_has_three_widget_exercises_from_its_key(path):
     for lesson, ex_id in used:
         assert lesson == path.stem[:2]
         assert ex_id in key, f"{path.name} uses exercise {ex_id!r}, not in its key"
+    assert len(used) == len(set(used)), "an exercise is shown twice"
     assert set(key) == {ex_id for _, ex_id in used}, "every key entry is used, once"

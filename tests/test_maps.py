@@ -372,6 +372,7 @@ def test_the_map_after_a_claim_differs_exactly_in_that_track(board):
     before = parse(board_svg(board, CLAIMS, seat=1, tickets=["T02"]))
     after = parse(board_svg(board, {**CLAIMS, ONE_MORE[0]: ONE_MORE[1]}, seat=1, tickets=["T02"]))
     changed = []
+    assert len(list(before.iter())) == len(list(after.iter()))  # same elements, so zip sees all
     for old, new in zip(before.iter(), after.iter()):
         if ET.tostring(old) != ET.tostring(new) and old.tag != NS + "svg":
             changed.append(old)
@@ -432,7 +433,6 @@ def test_team_game_map_updates_after_every_claim():
     w = TeamGame(seed=4)
     assert w.board_map.value.count("<svg") == 1 and "0 tracks claimed" in w.board_map.value
     session = w.session
-    claimed = 0
     for _ in range(400):  # play on until two claims are on the board, clicking like a learner
         view = session.view()
         if session.is_over or len(view.claimed) >= 2:
@@ -460,6 +460,7 @@ def test_ticket_offer_is_shown_on_the_map():
     s = TicketStepper(seed=4)
     view = s.view()
     assert "svg" in s.board_map.value
+    assert len(view.ticket_offer) == 5  # T1: five tickets dealt
     for t in view.ticket_offer:
         ticket = view.board.ticket(t)
         assert ticket.a in s.board_map.value and ticket.b in s.board_map.value

@@ -323,9 +323,10 @@ def test_copy_is_independent():
 
 
 def _claims_by_brute_force(g: Game, seat: int) -> list:
-    """Every Claim for ``seat``, straight from the rules: each route in board order that is open
-    under K3 and fits the trains (K2), with every split of every colour between hand and
-    cardholder (K1, K2), each as ``payments.route_payments`` lists it."""
+    """Every Claim for ``seat`` from the uncached rule functions: each route in board order that
+    is open under K3 and fits the trains (K2), with every split ``payments.route_payments``
+    lists. This checks the caches against no cache; the rule functions themselves are checked
+    against hand-listed payments in ``tests/test_rules_claims.py``."""
     from ttrlib.rules import payments, tracks
 
     hand, holder = g.hands[seat], g.holders[seat // 2]
@@ -341,7 +342,7 @@ def _claims_by_brute_force(g: Game, seat: int) -> list:
 
 
 @pytest.mark.parametrize("players,seed", [(4, 11), (4, 12), (6, 13)])
-def test_K1_K3_cached_legal_claims_equal_the_brute_force_at_every_turn(players, seed):
+def test_K1_K3_cached_legal_claims_equal_the_uncached_rule_functions_at_every_turn(players, seed):
     """The legal-action caches (open routes per seat, claims per small key) give exactly the
     claims the rules give, in the same order, at every turn of whole random games."""
     from ttrlib.bots import RandomBot

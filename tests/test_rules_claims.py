@@ -380,3 +380,19 @@ def test_K4_played_cards_visibly_leave_what_others_knew_of_the_hand():
     g.apply(act.Claim("alma-cora", hand=C(red=2)))
     assert g.view(2).known_in_hands[0] == EMPTY
     assert CardCounts.of(g.discard) == C(red=2)
+
+
+def test_K1_K2_payments_listed_by_hand():
+    # A gray 2-route, hand: 1 red + 1 locomotive, team cardholder: 1 red. By hand: red + red
+    # (one from each place), red + locomotive from the hand, or the cardholder's red + the
+    # hand's locomotive. Two locomotives are not there; no other colour is held.
+    from ttrlib.rules.payments import route_payments
+
+    hand, holder = CardCounts(red=1, locomotive=1), CardCounts(red=1)
+    expected = {(CardCounts(red=1), CardCounts(red=1)),
+                (CardCounts(red=1, locomotive=1), CardCounts()),
+                (CardCounts(locomotive=1), CardCounts(red=1))}
+    assert set(route_payments(hand, holder, None, 2)) == expected
+    assert len(route_payments(hand, holder, None, 2)) == 3  # each way once
+    assert set(route_payments(hand, holder, Color.RED, 2)) == expected
+    assert not route_payments(hand, holder, Color.BLUE, 2)  # one locomotive is not enough

@@ -85,30 +85,6 @@ def two_runs(run) -> None:
 
 
 # --- dealing anew what a seat cannot see --------------------------------------------------------
-def redeal(game: Game, seat: int, rng: np.random.Generator) -> Game:
-    """A copy with every card ``seat`` cannot see dealt anew (``resample_hidden``), and, outside
-    a ticket choice, every ticket it cannot see too: the other seats' private tickets (its
-    teammate's included, I1), the other teams' shared tickets and the ticket deck's order.
-    (``resample_hidden`` deals cards only, so the tickets are dealt here, in the test.)"""
-    g = game.resample_hidden(seat, rng)
-    if g.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS):
-        return g
-    others = [s for s in range(g.players) if s != seat]
-    teams = [t for t in range(g.players // 2) if t != seat // 2]
-    pool = list(g.ticket_deck) + [t for s in others for t in g.tickets[s]] + \
-        [t for team in teams for t in g.team_tickets[team]]
-    pool = [pool[i] for i in rng.permutation(len(pool))]
-    at = 0
-    for s in others:
-        n = len(g.tickets[s])
-        g.tickets[s], at = pool[at:at + n], at + n
-    for team in teams:
-        n = len(g.team_tickets[team])
-        g.team_tickets[team], at = pool[at:at + n], at + n
-    g.ticket_deck = pool[at:]
-    return g
-
-
 def same_after_redeal(widget, seeds=(1, 2)) -> int:
     """Draw ``widget`` on copies of its game dealt anew; the registry must not change. Returns
     how many copies differed from the real game at all (so the check has teeth)."""
@@ -119,7 +95,7 @@ def same_after_redeal(widget, seeds=(1, 2)) -> int:
     changed = 0
     try:
         for s in seeds:
-            other = redeal(real, session.seat, np.random.default_rng(s))
+            other = real.resample_hidden(session.seat, np.random.default_rng(s))
             changed += other.to_json() != real.to_json()
             session._game = other
             widget.render()

@@ -273,7 +273,7 @@ def test_not_your_turn_then_the_bots_play():
     click(s.others)
     v = s.view()
     assert v.my_turn and v.phase is Phase.TURN
-    assert re.search(r"The bots played (1 step|\d+ steps); it is your turn again", s.message_text)
+    assert re.search(r"The bots played (1 step|(?:[02-9]|\d{2,}) steps); it is your turn again", s.message_text)
     assert len(v.events) > 3 and "B2" in plain(s.history.value)
     assert "Pick your first card" in plain(s.step.value)
 
@@ -381,7 +381,7 @@ def test_route_choice_updates_payments_and_odds():
     choose(t.route, ROUTE)
     labels = option_labels(t.payment)
     assert labels and all("P(you can pay the extra) =" in lbl for lbl in labels)
-    assert "3 red from your hand" in labels[0] or "from the cardholder" in labels[0]
+    assert "3 red from your hand" in labels[0] or "from the team cardholder" in labels[0]
     text = plain(t.odds_panel.value)
     # the pile holds 6 cards; the discard (the rest of the deck) is seen by everyone
     assert "turns up 5 cards from a draw pile of 6" in text
@@ -473,14 +473,14 @@ def test_tunnel_claim_turn_cards_and_pay_U1_U2_U4():
     assert "There is no tunnel card left to turn" in t.message_text
 
     labels = option_labels(t.pay_choice)
-    assert set(labels) == {"1 locomotive from your hand + 1 locomotive from the cardholder",
-                           "1 red, 1 locomotive from the cardholder",
-                           "1 locomotive from your hand + 1 red from the cardholder"}
+    assert set(labels) == {"1 locomotive from your hand + 1 locomotive from the team cardholder",
+                           "1 red, 1 locomotive from the team cardholder",
+                           "1 locomotive from your hand + 1 red from the team cardholder"}
     # in the tunnel phase no other claim can be made
     click(t.teammate_cards)
     assert "rule U3" in t.message_text and t.view().phase is Phase.TUNNEL
 
-    pay = [a for lbl, a in t.pay_choice.options if lbl == "1 red, 1 locomotive from the cardholder"]
+    pay = [a for lbl, a in t.pay_choice.options if lbl == "1 red, 1 locomotive from the team cardholder"]
     choose(t.pay_choice, pay[0])
     click(t.pay)
     v = t.view()
@@ -578,7 +578,7 @@ def test_locomotives_only_claim_matches_only_locomotives_U5():
     assert "locomotive. It matches" in t.message_text and "rule U5" in t.message_text
     for _ in range(3):
         click(t.turn_next)
-    assert option_labels(t.pay_choice) == ["1 locomotive from the cardholder"]
+    assert option_labels(t.pay_choice) == ["1 locomotive from the team cardholder"]
     click(t.pay)
     v = t.view()
     assert v.claimed[ROUTE] == 0 and v.hand == CardCounts(green=1) and not v.team_cardholder
@@ -665,7 +665,7 @@ def test_a_refused_click_keeps_the_learners_choice_of_extra_cards():
     click(t.lay_down)
     for _ in range(5):
         click(t.turn_next)
-    mine = [a for lbl, a in t.pay_choice.options if lbl == "1 red, 1 locomotive from the cardholder"]
+    mine = [a for lbl, a in t.pay_choice.options if lbl == "1 red, 1 locomotive from the team cardholder"]
     choose(t.pay_choice, mine[0])
     click(t.teammate_cards)  # refused (U3): the game waits for the payment
     assert "rule U3" in t.message_text

@@ -746,18 +746,28 @@ class Game:
         else:
             self.phase = Phase.TUNNEL
 
+    def route_problem(self, seat: int, route_id: str) -> tuple[str, str] | None:
+        """Why ``seat`` may not claim ``route_id`` whatever cards it lays, as ``(rule, reason)``:
+        the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
+        depend only on public facts, so any seat may be told."""
+        route = self.board.route(route_id)
+        why = tracks.closed_reason(self.board, route, self.owners, seat, self.players)
+        if why:
+            return "K3", why
+        if self.trains[seat] < route.length:
+            return "K2", (f"{route.a} - {route.b} needs {plural(route.length, 'train')} and you "
+                          f"have {self.trains[seat]} left")
+        return None
+
     def _check_claim(self, seat: int, a: act.Claim) -> Route:
         if not isinstance(a.route, str) or not self.board.has_route(a.route):
             raise IllegalClaim("K2", f"there is no route {a.route!r} on this board")
         route = self.board.route(a.route)
         if a.teammate:
             raise IllegalClaim("K1", "cards in your teammate's hand cannot pay for your route")
-        why = tracks.closed_reason(self.board, route, self.owners, seat, self.players)
-        if why:
-            raise IllegalClaim("K3", why)
-        if self.trains[seat] < route.length:
-            raise IllegalClaim("K2", f"the route needs {plural(route.length, 'train')} and you "
-                               f"have {self.trains[seat]} left")
+        problem = self.route_problem(seat, route.id)
+        if problem:
+            raise IllegalClaim(*problem)
         self._check_owned(seat, a.hand, a.cardholder, IllegalClaim)
         cards = a.cards
         if len(cards) != route.length:

@@ -26,7 +26,7 @@ from . import actions as act
 from .bots import GreedyBot
 from .errors import WrongPhase
 from .game import Game, Phase, PlayerView, seat_name
-from .rules import payments, tracks
+from .rules import payments
 from .rules.scoring import TeamScore, score
 
 #: Seeds a learner's session chooses: four digits read well on screen ("game 4821").
@@ -140,12 +140,9 @@ class SeatSession:
             return "K3", f"{route.a} - {route.b} is already claimed by {seat_name(view.claimed[route.id])}"
         if any(r.id == route.id for r in self._open_routes()):
             return None
-        closed = tracks.closed_reason(view.board, route, view.claimed, self.seat, view.players)
-        if closed:
-            return "K3", closed
-        if view.trains[self.seat] < route.length:
-            return "K2", (f"{route.a} - {route.b} needs {route.length} trains and you have "
-                          f"{view.trains[self.seat]} left")
+        problem = self._game.route_problem(self.seat, route.id)  # K3, K2: the engine's reasons
+        if problem:
+            return problem
         cards = view.hand + view.team_cardholder
         have = payments.longest_payable(cards)[route.color]
         if have < route.length:

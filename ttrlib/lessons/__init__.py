@@ -9,7 +9,6 @@ module of this package named after the lesson's topic.
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Sequence
 from fractions import Fraction
 from urllib.parse import parse_qs
@@ -22,7 +21,6 @@ __all__ = ["session_seed", "teacher_mode", "query", "show", "say", "log_markdown
            "plural", "words_list", "chance_words", "percent"]
 
 _waited = False
-_SEED_RANGE = (1000, 9999)  # four digits: easy to read out to a class ("game 4821")
 
 
 def query() -> dict[str, str]:
@@ -62,7 +60,9 @@ def session_seed(seed: int | None = None) -> int:
                 return _seed_value(source)
             except ValueError:
                 pass  # a mistyped ?seed= falls back to a fresh game rather than failing a page
-    return random.SystemRandom().randint(*_SEED_RANGE)
+    from ..session import fresh_seed
+
+    return fresh_seed()
 
 
 def _seed_value(value) -> int:

@@ -111,11 +111,6 @@ def after_withdraw_words(game: Game, seat: int = 0) -> str:
             f"{cards_words(known)} (I1).")
 
 
-def log_words(game: Game, since: int = 0) -> str:
-    """The game's log from event ``since`` on, as a Markdown list."""
-    return "\n".join(f"- {e['text']}" for e in game.events[since:])
-
-
 def seat_html(game: Game, seat: int = 0) -> str:
     view = game.view(seat)
     return pics.layout_html(pics.hand_html(view.hand, title=f"{view.name}'s hand"),

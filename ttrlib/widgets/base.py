@@ -229,3 +229,11 @@ def board_map_html(view: PlayerView, tickets=None, *, ticket_label: str = "Your 
             f"<div style='min-width:640px'>{svg}</div></div>"
             f"<details><summary>The map in words</summary><p>{words}</p></details>")
 
+
+def payment_text(hand, holder) -> str:
+    """Cards laid or paid, in words: ``"2 red from your hand + 1 red from the team cardholder"``
+    (K1: only these two places)."""
+    parts = [f"{c.describe()} from {where}" for c, where in
+             ((hand, "your hand"), (holder, "the team cardholder")) if c]
+    return " + ".join(parts) or "nothing"
+

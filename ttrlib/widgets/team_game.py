@@ -16,11 +16,10 @@ import ipywidgets as w
 from .. import actions as act
 from .. import display
 from ..board import Board
-from ..cards import CardCounts
 from ..errors import SaveError
 from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
 from ..rules.scoring import TeamScore
-from .base import LessonWidget, board_map_html, button, highlight, safe
+from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
 from .tickets import TicketChooser
 
 _CSS = """
@@ -51,12 +50,6 @@ _HINTS = {
 def _fragment(body: str) -> str:
     """Markup of this module, in the display style (joins display fragments in layout_html)."""
     return f"<div class='ttr-root'>{display.style()}<style>{_CSS}</style>{body}</div>"
-
-
-def _payment_text(hand: CardCounts, holder: CardCounts) -> str:
-    parts = [f"{c.describe()} from {where}" for c, where in
-             ((hand, "your hand"), (holder, "the team cardholder")) if c]
-    return " + ".join(parts) or "nothing"
 
 
 def _who(seat: int, me: int) -> str:
@@ -359,7 +352,7 @@ class TeamGame(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def _refresh_payments(self, legal: list) -> None:
         rid = self.route.value
-        options = [(_payment_text(a.hand, a.cardholder), a) for a in legal
+        options = [(payment_text(a.hand, a.cardholder), a) for a in legal
                    if isinstance(a, act.Claim) and a.route == rid]
         self.payment.options = options
         self.payment.value = options[0][1] if options else None
@@ -462,7 +455,7 @@ class TeamGame(LessonWidget):
         t = view.tunnel
         show = t is not None and view.phase is Phase.TUNNEL
         self.tunnel_box.layout.display = "flex" if show else "none"
-        pays = [(_payment_text(a.hand, a.cardholder), a) for a in legal
+        pays = [(payment_text(a.hand, a.cardholder), a) for a in legal
                 if isinstance(a, act.PayTunnel)]
         self.tunnel_payment.options = pays
         self.tunnel_payment.value = pays[0][1] if pays else None

@@ -8,12 +8,12 @@ The widget only shows what the tournament returns; the games are played by
 from __future__ import annotations
 
 import html
-import random
 
 import ipywidgets as w
 
 from .. import display
 from ..experiments import PRESETS, TournamentResult, tournament
+from ..session import fresh_seed
 
 _GAMES = (50, 100, 200, 500, 1000, 2000)
 
@@ -80,7 +80,7 @@ class StrategyTournament(w.VBox):
         self.output.value = ""
 
     def _reseed(self) -> None:
-        self.seed = random.SystemRandom().randint(1000, 9999)
+        self.seed = fresh_seed()
         self._describe()
 
     def run(self) -> TournamentResult | None:

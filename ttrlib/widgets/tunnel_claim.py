@@ -23,16 +23,7 @@ from ..game import Game, Phase, PlayerView, seat_name
 from ..lessons import chance_words
 from ..lessons.tunnels import practice_position
 from ..rules.payments import matches
-from .base import LessonWidget, button, highlight, ready_game, safe
-
-
-def _describe_payment(hand: CardCounts, holder: CardCounts) -> str:
-    parts = []
-    if hand:
-        parts.append(f"{hand.describe()} from your hand")
-    if holder:
-        parts.append(f"{holder.describe()} from the cardholder")
-    return " + ".join(parts) or "nothing"
+from .base import LessonWidget, button, highlight, payment_text, ready_game, safe
 
 
 class TunnelClaimStepper(LessonWidget):
@@ -156,7 +147,7 @@ class TunnelClaimStepper(LessonWidget):
         options = []
         if rid and view.my_turn and view.phase is Phase.TURN:
             for o in odds.best_payment(view, rid):
-                label = _describe_payment(o.claim.hand, o.claim.cardholder)
+                label = payment_text(o.claim.hand, o.claim.cardholder)
                 if view.board.route(rid).is_tunnel:
                     label += f"  ·  P(you can pay the extra) = {chance_words(o.p_can_pay)}"
                 options.append((label, o.claim))
@@ -363,7 +354,7 @@ class TunnelClaimStepper(LessonWidget):
                 route = view.board.route(claim.route)
                 self.route.options = [(f"{route.describe()}  (cards laid down)", route.id)]
                 self.route.value = route.id
-                self.payment.options = [(_describe_payment(claim.hand, claim.cardholder), claim)]
+                self.payment.options = [(payment_text(claim.hand, claim.cardholder), claim)]
                 self.payment.value = claim
             else:
                 current = self.route.value
@@ -419,7 +410,7 @@ class TunnelClaimStepper(LessonWidget):
             ways = [a for a in legal if isinstance(a, act.PayTunnel)]
             # Spend locomotives last, then the shared cards before your own (a suggestion only).
             ways.sort(key=lambda a: (a.cards[Color.LOCOMOTIVE], len(a.hand)))
-            pays = [(_describe_payment(a.hand, a.cardholder), a) for a in ways]
+            pays = [(payment_text(a.hand, a.cardholder), a) for a in ways]
         chosen = self.pay_choice.value
         values = [a for _, a in pays]
         self.pay_choice.options = pays
