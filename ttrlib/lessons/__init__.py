@@ -14,11 +14,13 @@ from fractions import Fraction
 from urllib.parse import parse_qs
 
 from .. import display as pics
+from ..cards import EMPTY
 from ..display import plural
 from ..errors import IllegalMove
+from ..game import Game
 
 __all__ = ["session_seed", "teacher_mode", "query", "show", "say", "log_markdown", "attempt",
-           "plural", "words_list", "chance_words", "percent"]
+           "plural", "words_list", "position", "QUIET_ROW", "chance_words", "percent"]
 
 _waited = False
 
@@ -115,6 +117,26 @@ def words_list(items: Sequence[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+#: A face-up row with no red and no locomotive: out of the way of the lessons' examples.
+QUIET_ROW = ("white", "purple", "orange", "black", "yellow")
+
+
+def position(*, hands: Sequence | None = (), cardholders: Sequence | None = (),
+             face_up: Sequence = QUIET_ROW, draw_pile: Sequence = (), discard=None,
+             claimed: dict[str, int] | None = None, players: int = 4, seed: int = 0) -> Game:
+    """An exact position with A1 to move; ``draw_pile`` lists the pile from the TOP down.
+
+    Every card not named goes to the last seat's hand (an opponent, out of the way), so the
+    draw pile and discard pile are exactly as given and every one of the 110 cards (C1) is
+    placed; ``seed`` only orders what nobody looks at."""
+    hands, holders = list(hands or ()), list(cardholders or ())
+    return Game.from_position(
+        players=players, hands=hands + [EMPTY] * (players - len(hands)),
+        cardholders=holders + [EMPTY] * (players // 2 - len(holders)), face_up=list(face_up),
+        draw_pile=list(draw_pile), discard=EMPTY if discard is None else discard,
+        claimed=claimed, seed=seed, rest_to=players - 1)
 
 
 def percent(p) -> str:

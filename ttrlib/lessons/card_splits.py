@@ -9,28 +9,14 @@ from __future__ import annotations
 
 from .. import actions as act
 from .. import display as pics
-from ..cards import EMPTY, CardCounts, Color
+from ..cards import CardCounts, Color
 from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase, seat_name
-from . import attempt, log_markdown, plural, say, show, words_list
+from . import attempt, log_markdown, plural, position, say, show, words_list
 
 __all__ = ["position", "table", "may_now", "log", "example", "stacked_reset_position",
            "no_reset_position", "reshuffle_position", "second_slots_position",
            "reset_exercise_position", "slot_words", "policies_table", "say", "attempt"]
 
-DEFAULT_ROW = ("white", "purple", "orange", "black", "yellow")
-
-
-def position(*, hands=None, cardholders=None, face_up=DEFAULT_ROW, draw_pile=(),
-             discard=EMPTY, players=4, seed=0) -> Game:
-    """An exact position with A1 to move. ``draw_pile`` lists the pile from the TOP down.
-
-    Every card not named anywhere goes to the last seat's hand (an opponent, out of the way), so
-    the draw pile and the discard pile are exactly as given (C1: all 110 cards are somewhere)."""
-    hands = list(hands or []) + [EMPTY] * (players - len(hands or []))
-    holders = list(cardholders or []) + [EMPTY] * (players // 2 - len(cardholders or []))
-    return Game.from_position(players=players, hands=hands, cardholders=holders,
-                              face_up=list(face_up), draw_pile=list(draw_pile), discard=discard,
-                              seed=seed, rest_to=players - 1)
 
 
 def _card(color: Color | None) -> str:

@@ -12,29 +12,14 @@ from collections.abc import Iterable, Sequence
 
 from .. import actions as act
 from .. import display as pics
-from ..cards import EMPTY, CardCounts, Color
+from ..cards import CardCounts, Color
 from ..errors import IllegalMove
 from ..game import Game, seat_name
 from ..rules.payments import claim_color
 from ..rules.scoring import ROUTE_POINTS
+from . import QUIET_ROW, position
 
-FACE_UP = ("white", "purple", "orange", "black", "yellow")  # no red, no locomotive: out of the way
-
-
-def position(*, hands: Sequence[CardCounts] = (), cardholders: Sequence[CardCounts] = (),
-             face_up: Sequence[str] = FACE_UP, draw_pile: Sequence[str] = (),
-             discard: CardCounts = EMPTY, claimed: dict[str, int] | None = None,
-             players: int = 4, seed: int = 0) -> Game:
-    """An exact position with A1 to move; ``draw_pile`` lists the pile from the TOP down.
-
-    Every card not named goes to the last seat's hand (an opponent, out of the way), so the
-    draw pile and discard pile are exactly as given and every one of the 110 cards (C1) is
-    placed; ``seed`` only orders what nobody looks at."""
-    hands = list(hands) + [EMPTY] * (players - len(hands))
-    holders = list(cardholders) + [EMPTY] * (players // 2 - len(cardholders))
-    return Game.from_position(players=players, hands=hands, cardholders=holders,
-                              face_up=list(face_up), draw_pile=list(draw_pile), discard=discard,
-                              claimed=claimed, seed=seed, rest_to=players - 1)
+FACE_UP = QUIET_ROW  # no red, no locomotive: out of the way
 
 
 def lesson_position(seed: int = 0) -> Game:
