@@ -11,9 +11,9 @@ the pool has started and the machine is quiet, N sessions open the lesson at the
 * up to ``--browsers`` of them are real Chromium pages (one browser, one context each): the time
   is from ``goto`` until the first widget view (``.jupyter-widgets``) is visible;
 * the others are plain page loads, what a page costs the server: the whole HTML page (Voila
-  streams it while the notebook runs), then the kernel's websocket opened. (Unfinished: the
-  widget manager's ``request_states`` on the ``jupyter.widget.control`` comm, ``_widget_states``,
-  gets no answer yet, so the widget states are not part of a plain session's time.)
+  streams it while the notebook runs), the kernel's websocket opened, and every widget state
+  received, as the page's widget manager asks for them (``request_states`` on the
+  ``jupyter.widget.control`` comm).
 
 Printed per N: first-widget seconds (median, max) for each kind, memory per kernel (USS, the
 memory only that process holds; median) and in all (server + every kernel, USS), and how many
@@ -96,12 +96,12 @@ def wait_until_quiet(server: psutil.Process, log: Path, lesson: str, pool: int,
 
 
 # --- one plain session ----------------------------------------------------------------------------
-def _msg(msg_type: str, session: str, content: dict) -> str:
+def _msg(msg_type: str, session: str, content: dict, metadata: dict | None = None) -> str:
     return json.dumps({
         "header": {"msg_id": uuid.uuid4().hex, "username": "bench", "session": session,
                    "msg_type": msg_type, "version": "5.3",
                    "date": datetime.now(timezone.utc).isoformat()},
-        "parent_header": {}, "metadata": {}, "content": content, "channel": "shell",
+        "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell",
         "buffers": []})
 
 
@@ -121,19 +121,19 @@ async def plain_session(base: str, url: str) -> tuple[float, str, object]:
     kernel_id = json.loads(config.group(1))["kernelId"]
     ws_url = base.replace("http", "ws", 1) + f"/api/kernels/{kernel_id}/channels"
     ws = await websocket_connect(ws_url, connect_timeout=600)
-    # TODO: the widget manager's request_states on the jupyter.widget.control comm is never
-    # answered to this client yet (see _widget_states); until then a plain session ends when
-    # the page is complete (Voila has run the lesson and rendered every output) and the
-    # kernel's websocket is open.
+    states = await _widget_states(ws)
+    if not states:
+        raise RuntimeError(f"{url}: the kernel holds no widget")
     return time.monotonic() - t0, kernel_id, ws
 
 
 async def _widget_states(ws) -> dict:
-    """Ask the kernel for every widget state, as the page's widget manager does (not yet
-    answered: unfinished)."""
+    """Ask the kernel for every widget state, as the page's widget manager does."""
     session, comm_id = uuid.uuid4().hex, uuid.uuid4().hex
+    # ipywidgets refuses a control comm that does not name its protocol version.
     ws.write_message(_msg("comm_open", session, {"comm_id": comm_id, "data": {},
-                                                  "target_name": "jupyter.widget.control"}))
+                                                  "target_name": "jupyter.widget.control"},
+                          {"version": "1.0.0"}))
     ws.write_message(_msg("comm_msg", session, {"comm_id": comm_id,
                                                  "data": {"method": "request_states"}}))
     while True:
@@ -237,7 +237,7 @@ def report(r: dict, baseline: float | None, linger: float) -> None:
     print(f"\nN = {r['n']} sessions at once (server settled {r['waited']:.0f} s after start;"
           f" {r['kernels_before']} kernels waiting)")
     print(f"  Chromium pages ({len(r['browser'])}): first widget {stats(r['browser'])}")
-    print(f"  plain loads    ({len(r['plain'])}): page + websocket {stats(r['plain'])}")
+    print(f"  plain loads    ({len(r['plain'])}): page + widget states {stats(r['plain'])}")
     ok = all(t <= GOAL_S for t in everyone)
     print(f"  all sessions: max {max(everyone):.1f} s{ratio}; goal <= {GOAL_S:.0f} s each:"
           f" {'met' if ok else 'NOT met'}")

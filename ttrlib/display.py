@@ -40,6 +40,8 @@ from typing import Any, NamedTuple
 
 from .board import Route, Ticket
 from .cards import CardCounts, Color
+from .seats import seat_name, team_name
+from .words import plural
 
 __all__ = [
     "CARD_LOOKS",
@@ -261,11 +263,6 @@ def _as_counts(cards: Any) -> CardCounts:
     if isinstance(cards, Iterable) and not isinstance(cards, str):
         return CardCounts.of(cards)
     raise TypeError(f"expected CardCounts, a mapping or a list of colours, not {cards!r}")
-
-
-def plural(n: int, word: str) -> str:
-    """``1 ticket``, ``0 tickets``, ``2 tickets``: every count shown to a learner."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 _plural = plural
@@ -633,7 +630,6 @@ def _ticket_deck_html(size: int) -> str:
 def ticket_table_html(view: Any, statuses: Mapping[str, str | None] | None = None) -> str:
     """The tickets one seat sees (a ``PlayerView``, rule I1): its own, the team's shared ones,
     the teammate's count, the ticket deck size. ``statuses`` as for :func:`tickets_html`."""
-    from .game import seat_name, team_name  # display never needs the engine at import time
 
     board = view.board
     team = team_name(view.team)
@@ -866,7 +862,6 @@ def view_html(view: Any) -> str:
     """What one seat may know (a ``PlayerView``, rule I1), as pictures: the seat, the face-up
     row, its own hand and tickets, the team's cardholders, the teammate's hand face down, and
     the public counts."""
-    from .game import seat_name, team_name  # display never needs the engine at import time
 
     team = team_name(view.team)
     letter = team.split()[-1]

@@ -51,7 +51,6 @@ import numpy as np
 from . import actions as act
 from .board import Board, Route, teaching_board
 from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
-from .display import plural
 from .errors import (
     IllegalClaim,
     IllegalDraw,
@@ -61,6 +60,8 @@ from .errors import (
     WrongPhase,
 )
 from .rules import payments, tracks
+from .seats import PLAYER_COUNTS, TEAM_NAMES, seat_name, team_name  # noqa: F401 (re-exported)
+from .words import plural
 
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
@@ -73,8 +74,6 @@ SETUP_TICKETS_DEALT = 5  # T1
 SETUP_TICKETS_KEEP = 3  # T1
 DRAW_TICKETS = 4  # T2
 END_TRIGGER_TRAINS = 4  # E1
-TEAM_NAMES = "ABC"
-PLAYER_COUNTS = (4, 6)  # C2: Team Asia is played by 4 or 6 players, in teams of two
 
 
 class Phase(str, enum.Enum):
@@ -87,15 +86,6 @@ class Phase(str, enum.Enum):
     CHOOSE_TICKETS = "choose_tickets"  # T2: keep >= 1 of the drawn tickets, share 1
     TUNNEL = "tunnel"  # U2, U3: pay the extra cost or withdraw
     OVER = "over"
-
-
-def seat_name(seat: int) -> str:
-    """``0 -> "A1"``, ``1 -> "A2"``, ``2 -> "B1"`` ... (rule C2)."""
-    return f"{TEAM_NAMES[seat // 2]}{seat % 2 + 1}"
-
-
-def team_name(team: int) -> str:
-    return f"Team {TEAM_NAMES[team]}"
 
 
 @dataclass(frozen=True)

@@ -34,22 +34,11 @@ from .board import Board, Route, Ticket
 from .display import _GRAY_ROUTE, CARD_LOOKS
 from .errors import BoardError
 from .rules.scoring import connected
+from .seats import TEAM_NAMES, seat_name, team_name
 
-# C2: teams A, B, C; seats A1 A2 B1 B2 C1 C2. The same names as ttrlib.game.seat_name (a test
-# checks): maps sit below the engine (shared/design.md) and so cannot import it.
-TEAM_LETTERS = "ABC"
 # Team looks: a fill no track uses, a pattern so that the team never shows by colour alone.
 TEAM_FILLS = ("#00838f", "#c2185b", "#5d4037")
 TEAM_PATTERNS = ("stripes", "dots", "crosses")
-
-
-def seat_name(seat: int) -> str:
-    """``0 -> "A1"``, ``1 -> "A2"``, ``2 -> "B1"`` ... (rule C2)."""
-    return f"{TEAM_LETTERS[seat // 2]}{seat % 2 + 1}"
-
-
-def team_name(team: int) -> str:
-    return f"Team {TEAM_LETTERS[team]}"
 
 
 # --- geometry (user units of the SVG; about one pixel each at 980 px wide) ----------------------
@@ -526,7 +515,7 @@ def _fmt(v) -> str:
 
 def _patterns(defs: ET.Element) -> None:
     for team, (fill, kind) in enumerate(zip(TEAM_FILLS, TEAM_PATTERNS)):
-        p = _sub(defs, "pattern", id=f"ttr-team-{TEAM_LETTERS[team].lower()}",
+        p = _sub(defs, "pattern", id=f"ttr-team-{TEAM_NAMES[team].lower()}",
                  patternUnits="userSpaceOnUse", width=6, height=6)
         _sub(p, "rect", width=6, height=6, fill=fill)
         if kind == "stripes":
@@ -563,7 +552,7 @@ def _draw_route(g: ET.Element, route: Route, spaces, owner: int | None) -> None:
                      class_="ttr-map-letter")
         else:
             team = owner // 2
-            _sub(rg, "rect", fill=f"url(#ttr-team-{TEAM_LETTERS[team].lower()})",
+            _sub(rg, "rect", fill=f"url(#ttr-team-{TEAM_NAMES[team].lower()})",
                  stroke=fill, stroke_width=2.2,
                  stroke_dasharray="3 1.6" if route.is_tunnel else "none", **attrs)
             _sub(rg, "text", seat_name(owner), x=s.cx, y=s.cy, fill="#ffffff",
