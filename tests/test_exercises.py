@@ -15,6 +15,12 @@ import pytest
 from ttrlib.lessons import chance_words, session_seed, teacher_mode
 from ttrlib.lessons.answers import AnswerKeyError, judge, load_key, parse_key
 
+
+def close_all(*boxes) -> None:
+    from ttrlib.widgets.base import close_all as close
+
+    close(*boxes)  # the children's models too, so no answer stays live for the next test
+
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ROOT / "notebooks" / "answers"
 
@@ -149,7 +155,7 @@ def test_widget_feedback_hint_worked_step_and_answer_only_when_asked():
     assert box.check() and "Right" in box.feedback_text and "EXPLAIN-TEXT" in box.feedback_text
     box.reveal()
     assert "5/11" in box.feedback_text
-    box.close()
+    close_all(box)
 
 
 def test_teacher_mode_widget_shows_the_answer():
@@ -158,7 +164,60 @@ def test_teacher_mode_widget_shows_the_answer():
 
     box = ExerciseWidget(one(CHANCE), teacher=True)
     assert "3/7" in box.feedback_text and "Teacher mode" in box.feedback_text
-    box.close()
+    close_all(box)
+
+
+def _preheated_kernel(monkeypatch, query_string: str) -> list[str]:
+    """A preheated classroom kernel (VOILA_PREHEAT) whose learner opens the page with
+    ``query_string``: Voila's wait_for_request is replaced by one that records being called."""
+    import voila.utils
+
+    import ttrlib.lessons as lessons
+
+    calls: list[str] = []
+
+    def wait_for_request(url=None):
+        calls.append("waited")
+        monkeypatch.setenv("QUERY_STRING", query_string)
+
+    monkeypatch.setattr(voila.utils, "wait_for_request", wait_for_request)
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.delenv("TTR_SEED", raising=False)
+    monkeypatch.delenv("TTR_TEACHER", raising=False)
+    monkeypatch.setattr(lessons, "_waited", False)
+    monkeypatch.setattr(lessons, "_when_known", [])
+    return calls
+
+
+def test_a_preheated_lesson_waits_for_the_learner_only_where_it_asks_for_the_seed(monkeypatch):
+    # Issue 10: cells before the wait are run and rendered ahead of time, so an exercise must
+    # not wait; teacher mode reaches it once the page's query string is known.
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("voila")
+    from ttrlib.widgets.exercise import ExerciseWidget
+
+    calls = _preheated_kernel(monkeypatch, "teacher=1&seed=7")
+    early = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))
+    assert calls == [] and "5/11" not in _models_text()  # nothing waited, nothing revealed
+    assert session_seed() == 7 and calls == ["waited"]
+    assert "Teacher mode" in early.feedback_text and "5/11" in early.feedback_text
+    late = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))  # after the wait: at once, and no second wait
+    assert "Teacher mode" in late.feedback_text and calls == ["waited"]
+    close_all(early)
+    close_all(late)
+
+
+def test_a_preheated_lesson_without_teacher_mode_keeps_the_answers_hidden(monkeypatch):
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("voila")
+    from ttrlib.widgets.exercise import ExerciseWidget
+
+    calls = _preheated_kernel(monkeypatch, "")
+    box = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))
+    assert 1000 <= session_seed() <= 9999 and calls == ["waited"]
+    assert "5/11" not in _models_text() and "Teacher mode" not in box.feedback_text
+    close_all(box)
 
 
 # --- the shipped keys and the lessons that use them ------------------------------------------

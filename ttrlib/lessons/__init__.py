@@ -19,21 +19,32 @@ from ..display import plural
 from ..errors import IllegalMove
 from ..game import Game
 
-__all__ = ["session_seed", "teacher_mode", "query", "show", "say", "log_markdown", "attempt",
+__all__ = ["session_seed", "teacher_mode", "query", "when_query_known", "show", "say", "log_markdown", "attempt",
            "plural", "words_list", "position", "QUIET_ROW", "chance_words", "percent"]
 
 _waited = False
+_when_known: list = []  # callbacks waiting for the page's query string (see when_query_known)
+
+
+def _preheated() -> bool:
+    return os.environ.get("VOILA_PREHEAT", "False") != "False"
 
 
 def query() -> dict[str, str]:
     """The URL parameters of the classroom app page (``?seed=7&teacher=1``), else ``{}``.
 
     Voila passes the page's query string to the kernel; a preheated kernel (``make classroom``)
-    receives it only when a learner opens the page, so ``voila.utils.get_query_string`` waits
+    receives it only when a learner opens the page, so ``voila.utils.wait_for_request`` waits
     for that moment. Outside Voila (JupyterLab, tests) there is no query string.
+
+    Why a lesson asks as late as it can: Voila runs and renders a preheated lesson ahead of
+    time only up to the cell that waits here; every cell after it is run and rendered when the
+    learner opens the page, and with a class opening a lesson together that work is done 30
+    times at once on the server. So the seed is asked for where a lesson first deals a game,
+    and teacher mode (exercises) waits with :func:`when_query_known` instead of asking.
     """
     global _waited
-    if os.environ.get("VOILA_PREHEAT", "False") != "False" and not _waited:
+    if _preheated() and not _waited:
         _waited = True  # the request is delivered once: waiting again would hang
         try:  # only inside the classroom app
             from voila.utils import wait_for_request
@@ -41,9 +52,21 @@ def query() -> dict[str, str]:
             wait_for_request()  # puts the page's QUERY_STRING into os.environ
         except Exception:  # noqa: BLE001 - no query string is the safe answer
             pass
+        while _when_known:
+            _when_known.pop(0)()
     text = os.environ.get("QUERY_STRING")
     parsed = parse_qs(text or "", keep_blank_values=False)
     return {k: v[-1] for k, v in parsed.items() if v}
+
+
+def when_query_known(callback) -> None:
+    """Run ``callback()`` once the page's query string is known: now, outside a preheated
+    classroom kernel or once a learner has opened the page; else when the lesson first asks for
+    it (its :func:`session_seed`), without waiting for the learner here."""
+    if _preheated() and not _waited:
+        _when_known.append(callback)
+    else:
+        callback()
 
 
 def session_seed(seed: int | None = None) -> int:

@@ -13,7 +13,7 @@ import html
 import ipywidgets as w
 
 from .. import display
-from ..lessons import teacher_mode
+from ..lessons import teacher_mode, when_query_known
 from ..lessons.answers import Exercise, judge, load_key, tolerance_words
 
 _CSS = """
@@ -66,7 +66,13 @@ class ExerciseWidget(w.VBox):
         self.feedback = w.HTML()
         self.children = [self.question, *inputs,
                          w.HBox([self.check_button, self.reveal_button]), self.feedback]
-        if teacher_mode() if teacher is None else teacher:
+        if teacher is None:  # ?teacher=1: known only once the learner opens the page
+            when_query_known(self._teacher_check)
+        elif teacher:
+            self.reveal(teacher=True)
+
+    def _teacher_check(self) -> None:
+        if teacher_mode():
             self.reveal(teacher=True)
 
     # --- what the learner did ----------------------------------------------------------------
