@@ -434,7 +434,7 @@ def test_distribution_gap_and_certain_value():
     sure = StandIn({3: Fraction(1)})
     root = assert_well_formed(display.distribution_html(sure, xlabel="extra"))
     svg_text = " ".join(text_of(t) for t in svg_of(root).iter(f"{SVG_NS}text"))
-    assert "100.0%" in svg_text and "extra = 3" in svg_text
+    assert "100%" in svg_text and "100.0%" not in svg_text and "extra = 3" in svg_text
     assert "Mean (expected value): 3" in visible_text(root)
 
 
@@ -487,7 +487,7 @@ def test_imports_only_stdlib_and_ttrlib():
         "import sys; import ttrlib.cards, ttrlib.board; before = set(sys.modules); "
         "import ttrlib.display; new = set(sys.modules) - before; "
         "bad = sorted(m for m in new if m.split('.')[0] not in sys.stdlib_module_names "
-        "and m != 'ttrlib.display'); print(bad)"
+        "and m.split('.')[0] != 'ttrlib'); print(bad)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
