@@ -151,7 +151,9 @@ def imports_of(path: Path, root: Path) -> list[Edge]:
 
 
 def all_edges(root: Path = ROOT) -> list[Edge]:
-    return [e for path in sorted(root.rglob("*.py")) for e in imports_of(path, root)]
+    """Each import once per line (``from .x import a, b`` is one edge)."""
+    edges = [e for path in sorted(root.rglob("*.py")) for e in imports_of(path, root)]
+    return list(dict.fromkeys(edges))
 
 
 def _allowed_repr(edge: Edge, layers) -> bool:
