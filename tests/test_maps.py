@@ -234,6 +234,9 @@ def test_every_tunnel_shows_how_many_cards_it_reveals(board):
         (rid,) = {r.id for r in tracks} & set(marks)
         texts = [t.text for t in marks[rid].iter(NS + "text")]
         assert texts == [f"\u25b2{tracks[0].tunnel}"], rid
+        r = tracks[0]
+        assert marks[rid].find(NS + "title").text == (
+            f"{r.a} - {r.b}, tunnel: {r.tunnel} cards are revealed (rule U1)")
     for r in board.routes:  # and the tunnel's own spaces are drawn dashed
         dashed = {rect.get("stroke-dasharray") for rect in routes_in(root)[r.id].iter(NS + "rect")}
         assert dashed == ({"3 1.6"} if r.is_tunnel else {"none"}), r.id

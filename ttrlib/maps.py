@@ -33,6 +33,7 @@ from functools import lru_cache
 from .board import Board, Route, Ticket
 from .cards import COLORS, Color
 from .display.looks import CARD_LOOKS, GRAY_ROUTE
+from .display.routes import tunnel_words
 from .errors import BoardError
 from .rules.scoring import connected
 from .seats import TEAM_NAMES, seat_name, team_name, team_of
@@ -638,7 +639,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
         r = board.route(rid)
         x0, y0, x1, y1 = text_box(x, y, _mark_text(r), MARK_FONT)
         m = _sub(marks, "g", class_="ttr-tunnel-mark", data_route=rid, data_reveals=r.tunnel)
-        _sub(m, "title", f"tunnel {r.a} - {r.b}: {r.tunnel} cards are revealed (rule U1)")
+        _sub(m, "title", f"{r.a} - {r.b}, {tunnel_words(r)}")
         _sub(m, "rect", x=x0 - 2, y=y0, width=x1 - x0 + 4, height=y1 - y0, rx=3.0,
              fill="#efe3d3", stroke="#795548", stroke_width=1.0)
         _sub(m, "text", _mark_text(r), x=x, y=y, fill="#4e342e", font_size=MARK_FONT)

@@ -15,6 +15,11 @@ _TUNNEL_SVG = (
 )
 
 
+def tunnel_words(route: Route) -> str:
+    """What a tunnel's marker means (rule U1), in the route label and on the map."""
+    return f"tunnel: {route.tunnel} cards are revealed (rule U1)"
+
+
 def route_html(route: Route) -> str:
     """A route label: endpoints, one small car per space in the route colour, tunnel marker."""
     if route.color is None:
@@ -31,7 +36,7 @@ def route_html(route: Route) -> str:
     ]
     if route.is_tunnel:
         parts.append(
-            f'<span class="ttr-tunnel" title="tunnel: {route.tunnel} cards are revealed (rule U1)">'
+            f'<span class="ttr-tunnel" title="{escape(tunnel_words(route))}">'
             f"{_TUNNEL_SVG}tunnel \u00b7 reveals {route.tunnel}</span>"
         )
     if pts is not None:
