@@ -9,11 +9,9 @@ text boxes.
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import matplotlib
 
@@ -178,10 +176,15 @@ def test_seat_and_team_names_are_C2s():
     assert [maps.team_name(t) for t in range(3)] == ["Team A", "Team B", "Team C"]
 
 
-def test_maps_does_not_import_the_engine():
-    tree = ast.parse(Path(maps.__file__).read_text(encoding="utf-8"))
-    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert "game" not in imported and not any("game" in (m or "") for m in imported)
+# (maps never imports the engine: tests/test_layers.py checks every module's imports)
+
+
+def test_the_key_names_every_colour_letter(board):
+    panel = next(g for g in parse(board_svg(board)).iter(NS + "g")
+                 if g.get("class") == "ttr-map-panel")
+    lines = [t.text for t in panel.iter(NS + "text")]
+    assert lines[:3] == ["Key", "Letters: P purple, W white, B blue, Y yellow,",
+                         "O orange, K black, R red, G green; gray: any colour"]
 
 
 # --- the SVG -----------------------------------------------------------------------------------
@@ -231,6 +234,9 @@ def test_every_tunnel_shows_how_many_cards_it_reveals(board):
         (rid,) = {r.id for r in tracks} & set(marks)
         texts = [t.text for t in marks[rid].iter(NS + "text")]
         assert texts == [f"\u25b2{tracks[0].tunnel}"], rid
+        r = tracks[0]
+        assert marks[rid].find(NS + "title").text == (
+            f"{r.a} - {r.b}, tunnel: {r.tunnel} cards are revealed (rule U1)")
     for r in board.routes:  # and the tunnel's own spaces are drawn dashed
         dashed = {rect.get("stroke-dasharray") for rect in routes_in(root)[r.id].iter(NS + "rect")}
         assert dashed == ({"3 1.6"} if r.is_tunnel else {"none"}), r.id

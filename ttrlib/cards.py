@@ -16,6 +16,8 @@ import enum
 import operator
 from collections.abc import Iterable, Mapping
 
+from .words import plural
+
 
 class Color(str, enum.Enum):
     """The eight train colours and the wild locomotive (rule C1)."""
@@ -216,7 +218,7 @@ class CardCounts:
         "locomotive" is a noun and takes the plural."""
         if not self:
             return "no cards"
-        return ", ".join(f"{n} {col.value}{'s' if col is Color.LOCOMOTIVE and n != 1 else ''}"
+        return ", ".join(plural(n, col.value) if col is Color.LOCOMOTIVE else f"{n} {col.value}"
                          for col, n in self.items())
 
     def _repr_html_(self) -> str:

@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .board import Board, Route, Ticket
-from .display import _GRAY_ROUTE, CARD_LOOKS
+from .cards import COLORS, Color
+from .display.looks import CARD_LOOKS, GRAY_ROUTE
+from .display.routes import tunnel_words
 from .errors import BoardError
 from .rules.scoring import connected
-from .seats import TEAM_NAMES, seat_name, team_name
+from .seats import TEAM_NAMES, seat_name, team_name, team_of
 
 # Team looks: a fill no track uses, a pattern so that the team never shows by colour alone.
 TEAM_FILLS = ("#00838f", "#c2185b", "#5d4037")
@@ -443,6 +445,14 @@ def layout(board: Board) -> Layout:
     return _layout(board, tuple(sorted(board.positions.items())))
 
 
+def _letter_key() -> tuple[str, str]:
+    """The colour letters of the map's key, in two lines, read from the cards' looks."""
+    words = [f"{CARD_LOOKS[c].symbol} {CARD_LOOKS[c].name}" for c in COLORS
+             if c is not Color.LOCOMOTIVE]
+    return ("Letters: " + ", ".join(words[:4]) + ",",
+            ", ".join(words[4:]) + "; gray: any colour")
+
+
 def _mark_text(route: Route) -> str:
     return f"\u25b2{route.tunnel}"
 
@@ -455,7 +465,7 @@ def _connected(board: Board, claimed: Mapping[str, int], seat: int | None, t: Ti
     """E3: do the tracks of ``seat``'s team (both teammates') join the ticket's cities?"""
     if seat is None:
         return False
-    edges = [board.route(rid).cities for rid, s in claimed.items() if s // 2 == seat // 2]
+    edges = [board.route(rid).cities for rid, s in claimed.items() if team_of(s) == team_of(seat)]
     return connected(edges, t.a, t.b)
 
 
@@ -465,7 +475,7 @@ def _ticket_line(board, claimed, seat, t: Ticket, *, short: bool = False) -> str
     if seat is None:
         return text
     text += ": connected" if _connected(board, claimed, seat, t) else ": not connected yet"
-    return text if short else f"{text} by {team_name(seat // 2)}'s tracks"
+    return text if short else f"{text} by {team_name(team_of(seat))}'s tracks"
 
 
 def board_description(board: Board, claimed: Mapping[str, int] | None = None, *,
@@ -477,17 +487,17 @@ def board_description(board: Board, claimed: Mapping[str, int] | None = None, *,
     out = [f"Map of the {board.name}: {len(board.cities)} cities and {len(board.routes)} tracks, "
            f"{tunnels} of them tunnels."]
     if seat is not None:
-        out.append(f"You are seat {seat_name(seat)} of {team_name(seat // 2)}.")
+        out.append(f"You are seat {seat_name(seat)} of {team_name(team_of(seat))}.")
     if not claimed:
         out.append("No track is claimed yet.")
     else:
-        teams = sorted({s // 2 for s in claimed.values()})
+        teams = sorted({team_of(s) for s in claimed.values()})
         parts = []
         for team in teams:
-            seats = sorted(s for s in set(claimed.values()) if s // 2 == team)
+            seats = sorted(s for s in set(claimed.values()) if team_of(s) == team)
             per_seat = ", ".join(
                 f"{seat_name(s)} {sum(v == s for v in claimed.values())}" for s in seats)
-            n = sum(v // 2 == team for v in claimed.values())
+            n = sum(team_of(v) == team for v in claimed.values())
             parts.append(f"{team_name(team)} {n} ({per_seat})")
         out.append(f"{len(claimed)} of {len(board.routes)} tracks claimed: "
                    + "; ".join(parts) + ".")
@@ -530,12 +540,11 @@ def _patterns(defs: ET.Element) -> None:
 
 def _draw_route(g: ET.Element, route: Route, spaces, owner: int | None) -> None:
     if route.color is None:
-        fill, ink, letter = _GRAY_ROUTE, "#1d1d1d", ""
+        fill, ink, letter = GRAY_ROUTE, "#1d1d1d", ""
     else:
         look = CARD_LOOKS[route.color]
         fill, ink, letter = look.fill, look.ink, look.symbol
-    edge = "#555555" if route.color is None or look.fill.lower() in ("#f8f8f4", "#f7d330") \
-        else "#2b2b2b"
+    edge = "#555555" if route.color in (None, Color.WHITE, Color.YELLOW) else "#2b2b2b"  # light
     words = route.describe() + ("" if owner is None else f", claimed by {seat_name(owner)}")
     rg = _sub(g, "g", class_="ttr-route", data_route=route.id, data_colour=letter or "gray",
               **({} if owner is None else {"data_seat": seat_name(owner)}))
@@ -551,7 +560,7 @@ def _draw_route(g: ET.Element, route: Route, spaces, owner: int | None) -> None:
                 _sub(rg, "text", letter, x=s.cx, y=s.cy, fill=ink, font_size=SPACE_FONT,
                      class_="ttr-map-letter")
         else:
-            team = owner // 2
+            team = team_of(owner)
             _sub(rg, "rect", fill=f"url(#ttr-team-{TEAM_NAMES[team].lower()})",
                  stroke=fill, stroke_width=2.2,
                  stroke_dasharray="3 1.6" if route.is_tunnel else "none", **attrs)
@@ -630,7 +639,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
         r = board.route(rid)
         x0, y0, x1, y1 = text_box(x, y, _mark_text(r), MARK_FONT)
         m = _sub(marks, "g", class_="ttr-tunnel-mark", data_route=rid, data_reveals=r.tunnel)
-        _sub(m, "title", f"tunnel {r.a} - {r.b}: {r.tunnel} cards are revealed (rule U1)")
+        _sub(m, "title", f"{r.a} - {r.b}, {tunnel_words(r)}")
         _sub(m, "rect", x=x0 - 2, y=y0, width=x1 - x0 + 4, height=y1 - y0, rx=3.0,
              fill="#efe3d3", stroke="#795548", stroke_width=1.0)
         _sub(m, "text", _mark_text(r), x=x, y=y, fill="#4e342e", font_size=MARK_FONT)
@@ -648,14 +657,12 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
         _sub(labels, "text", city, x=x, y=y, fill=TICKET_INK if city in ringed else "#212121",
              font_size=CITY_FONT, class_="ttr-city-label", data_city=city)
     extra = [0.0]
-    key = [("Key", "#212121"),
-           ("Letters: P purple, W white, B blue, Y yellow,", "#212121"),
-           ("O orange, K black, R red, G green; gray: any colour", "#212121"),
+    key = [("Key", "#212121"), *((line, "#212121") for line in _letter_key()),
            ("\u25b2n tunnel: n cards revealed (U1)", "#4e342e")]
     if claimed:
         key.append(("Claimed: " + ", ".join(
             f"{team_name(t)} {p}" for t, p in enumerate(TEAM_PATTERNS)
-            if any(s // 2 == t for s in claimed.values())), "#212121"))
+            if any(team_of(s) == t for s in claimed.values())), "#212121"))
     _panel(svg, lay, key, "top-left", extra)
     if chosen:
         head = ticket_label if seat is None else f"{ticket_label} ({seat_name(seat)})"
@@ -681,20 +688,20 @@ def draw_board(board: Board, claimed: Mapping[str, int] | None = None, *, ax=Non
         _, ax = plt.subplots(figsize=(11, 7.5))
     for r in board.routes:
         owner = claimed.get(r.id)
-        colour = _GRAY_ROUTE if r.is_gray else CARD_LOOKS[r.color].fill
+        colour = GRAY_ROUTE if r.is_gray else CARD_LOOKS[r.color].fill
         first, last = lay.spaces[r.id][0], lay.spaces[r.id][-1]
         ux, uy = math.cos(math.radians(first.angle)), math.sin(math.radians(first.angle))
         xs = [first.cx - ux * first.length / 2, *(s.cx for s in lay.spaces[r.id]),
               last.cx + ux * last.length / 2]
         ys = [first.cy - uy * first.length / 2, *(s.cy for s in lay.spaces[r.id]),
               last.cy + uy * last.length / 2]
-        ax.plot(xs, ys, color=TEAM_FILLS[owner // 2] if owner is not None else colour,
+        ax.plot(xs, ys, color=TEAM_FILLS[team_of(owner)] if owner is not None else colour,
                 lw=4.4 if owner is not None else 3.2, marker="s", ms=5, zorder=2,
                 ls="-")
         if owner is not None:
             ax.text(xs[len(xs) // 2], ys[len(ys) // 2], seat_name(owner), fontsize=7.5,
                     ha="center", va="center", fontweight="bold", zorder=4, color="white",
-                    bbox=dict(boxstyle="round,pad=0.2", fc=TEAM_FILLS[owner // 2], ec="none"))
+                    bbox=dict(boxstyle="round,pad=0.2", fc=TEAM_FILLS[team_of(owner)], ec="none"))
     for rid, (x, y) in lay.markers.items():
         ax.text(x, y, _mark_text(board.route(rid)), ha="center", va="center", fontsize=9,
                 zorder=3, bbox=dict(boxstyle="round,pad=0.15", fc="#efe3d3", ec="#795548"))
