@@ -15,9 +15,9 @@ from urllib.parse import parse_qs
 
 from .. import display as pics
 from ..cards import EMPTY
-from ..display import plural
 from ..errors import IllegalMove
 from ..game import Game
+from ..words import percent, plural
 
 __all__ = ["session_seed", "teacher_mode", "query", "when_query_known", "show", "say", "log_markdown", "attempt",
            "plural", "words_list", "position", "QUIET_ROW", "chance_words", "percent"]
@@ -160,16 +160,6 @@ def position(*, hands: Sequence | None = (), cardholders: Sequence | None = (),
         cardholders=holders + [EMPTY] * (players // 2 - len(holders)), face_up=list(face_up),
         draw_pile=list(draw_pile), discard=EMPTY if discard is None else discard,
         claimed=claimed, seed=seed, rest_to=players - 1)
-
-
-def percent(p) -> str:
-    """``Fraction(3, 7)`` -> ``"42.9%"``; tiny chances keep two significant digits."""
-    pct = 100 * float(p)
-    if pct == 0 or pct == 100:
-        return f"{pct:.0f}%"
-    if 0.1 <= pct <= 99.9:
-        return f"{pct:.1f}%"
-    return f"{pct:.2g}%" if pct < 50 else f"{pct:.4g}%"
 
 
 def chance_words(p) -> str:
