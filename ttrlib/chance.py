@@ -305,7 +305,9 @@ def _reveal_law(pool: CardCounts, pile_size: int | None, discard: CardCounts, co
     building the object would double the cost of a cached one."""
     t = pool.as_tuple()
     N = sum(t)
-    if pile_size is None or reveal <= pile_size:  # the common case: no reshuffle (U6)
+    if pile_size is None:
+        pile_size = N
+    if reveal <= pile_size:  # the common case: no reshuffle (U6)
         return _law(N, _matching(t, color), reveal, 0, 0, 0)
     d = discard.as_tuple()
     M = sum(d)
