@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from operator import itemgetter
 from typing import Any
 
 from .cards import COLORS, EMPTY, CardCounts, Color
@@ -269,6 +270,18 @@ MATCHING_INDEXES: dict[Color, tuple[int, ...]] = {
 }
 
 
+def _tuple_getter(places: tuple[int, ...]) -> itemgetter:
+    """A getter of ``counts[i] for i in places`` that always returns a tuple: ``itemgetter`` of a
+    single place returns the item itself, so one place is read as a one-item slice. Summing what
+    it returns runs in C, which keeps a cached tunnel law as fast as a dictionary look-up."""
+    if len(places) == 1:
+        return itemgetter(slice(places[0], places[0] + 1))
+    return itemgetter(*places)
+
+
+_MATCHING_GETTERS = {color: _tuple_getter(places) for color, places in MATCHING_INDEXES.items()}
+
+
 def matching(cards: CardCounts, color: Color) -> int:
     """How many of ``cards`` would each demand an extra card from a tunnel claimed in ``color``
     (U2; ``Color.LOCOMOTIVE`` for a claim paid with locomotives only, U5).
@@ -277,44 +290,33 @@ def matching(cards: CardCounts, color: Color) -> int:
     >>> matching(standard_deck(), Color.RED), matching(standard_deck(), Color.LOCOMOTIVE)
     (26, 14)
     """
-    return _matching(cards.as_tuple(), color)
-
-
-def _matching(counts: tuple[int, ...], color: Color) -> int:
-    k = 0
-    for i in MATCHING_INDEXES[color]:  # one or two places: a loop beats sum() here
-        k += counts[i]
-    return k
+    return sum(_MATCHING_GETTERS[color](cards.as_tuple()))
 
 
 # --- U6, C6: where the revealed cards come from -----------------------------------------------
 
 
-def _split(reveal: int, pile_size: int, discard_size: int) -> tuple[int, int]:
-    """``(from the draw pile, from the reshuffled discard)``: the top ``reveal`` cards of the
-    pile, or all of it and then as many of the reshuffled discard as are needed and exist."""
-    if reveal <= pile_size:
-        return reveal, 0
-    return pile_size, min(reveal - pile_size, discard_size)
-
-
-def _reveal_law(pool: CardCounts, pile_size: int | None, discard: CardCounts, color: Color,
-                reveal: int) -> Distribution:
-    """``TunnelReveal(...).law()`` on checked arguments (``pile_size=None``: the whole pool),
-    without building the node: ``odds`` asks for thousands of laws, most of them cached, and
-    building the object would double the cost of a cached one."""
+def _draws(pool: CardCounts, pile_size: int | None, discard: CardCounts, color: Color,
+           reveal: int) -> tuple[int, int, int, int, int, int]:
+    """The reveal as two independent draws, ``(N, K, n, M, KM, r)``: ``n`` cards from the ``N``
+    of the pool (``K`` of them matching, U2 / U5), then ``r`` from the ``M`` of the reshuffled
+    discard (``KM`` matching). U1: the top ``reveal`` cards of the draw pile; U6 / C6: a pile
+    that holds fewer is turned in full and the discard, reshuffled, gives the rest as far as it
+    goes. ``pile_size=None``: the whole pool. One plain function on checked arguments, since
+    ``odds`` asks it for thousands of laws, most of them cached."""
     t = pool.as_tuple()
     N = sum(t)
+    matching_in = _MATCHING_GETTERS[color]  # once: hashing a Color runs Python code
     if pile_size is None:
         pile_size = N
-    if reveal <= pile_size:  # the common case: no reshuffle (U6)
-        return _law(N, _matching(t, color), reveal, 0, 0, 0)
+    if reveal <= pile_size:
+        return N, sum(matching_in(t)), reveal, 0, 0, 0
     d = discard.as_tuple()
     M = sum(d)
-    from_pile, from_discard = _split(reveal, pile_size, M)
-    if not from_discard:
-        return _law(N, _matching(t, color), from_pile, 0, 0, 0)
-    return _law(N, _matching(t, color), from_pile, M, _matching(d, color), from_discard)
+    r = min(reveal - pile_size, M)
+    if not r:
+        return N, sum(matching_in(t)), pile_size, 0, 0, 0
+    return N, sum(matching_in(t)), pile_size, M, sum(matching_in(d)), r
 
 
 # --- the hypergeometric laws ------------------------------------------------------------------
@@ -451,13 +453,13 @@ class TunnelReveal:
     @property
     def from_pile(self) -> int:
         """Cards turned from the draw pile: the top ``reveal`` of it, or all of it (U1, U6)."""
-        return _split(self.reveal, self.pile_size, len(self.discard))[0]
+        return _draws(self.pool, self.pile_size, self.discard, self.color, self.reveal)[2]
 
     @property
     def from_discard(self) -> int:
         """Cards turned from the reshuffled discard pile once the draw pile runs out, as far as
         the discard goes (U6, C6)."""
-        return _split(self.reveal, self.pile_size, len(self.discard))[1]
+        return _draws(self.pool, self.pile_size, self.discard, self.color, self.reveal)[5]
 
     @property
     def shown(self) -> int:
@@ -473,7 +475,7 @@ class TunnelReveal:
         of its matching cards. The ``from_discard`` cards are a random part of the known
         discard, independent of the first: a second hypergeometric count. The law is the sum.
         """
-        return _reveal_law(self.pool, self.pile_size, self.discard, self.color, self.reveal)
+        return _law(*_draws(self.pool, self.pile_size, self.discard, self.color, self.reveal))
 
     def sample(self, rng: Any) -> tuple[Color, ...]:
         """One physical reveal, in the order the cards are turned: ``rng`` (a

@@ -42,8 +42,9 @@ from .chance import (
     TunnelReveal,
     _as_counts,
     _count_arg,
+    _draws,
+    _law,
     _pile_size_arg,
-    _reveal_law,
     hypergeom_law,
     matching,
 )
@@ -131,13 +132,13 @@ def tunnel_extra_cost(
         color = Color.parse(color)
     if type(reveal) is not int or reveal < 0:
         reveal = _count_arg(reveal, "reveal")
-    if deck_size is not None:  # None: the whole pool
-        deck_size = _pile_size_arg(deck_size, len(pool), "deck_size")
+    if deck_size is not None and not (type(deck_size) is int and 0 <= deck_size <= len(pool)):
+        deck_size = _pile_size_arg(deck_size, len(pool), "deck_size")  # refuses it, or an int
     if discard is None:
         discard = EMPTY
     elif type(discard) is not CardCounts:
         discard = _as_counts(discard, "discard")
-    return _reveal_law(pool, deck_size, discard, color, reveal)  # TunnelReveal(...).law()
+    return _law(*_draws(pool, deck_size, discard, color, reveal))  # TunnelReveal(...).law()
 
 
 # --- float tables (scipy) and the formula (sympy) ----------------------------------------------
