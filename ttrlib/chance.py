@@ -11,8 +11,9 @@ cost (``law``), draws one physical reveal (``sample``) and prices any revealed c
 * U6 / C6: a reveal takes the top ``from_pile`` cards of the draw pile and, when the pile runs
   out, ``from_discard`` more from the reshuffled discard pile, as far as it goes.
 
-``ttrlib.odds``, ``ttrlib.simulate`` and the odds explorer use it; the engine prices its own
-reveal with ``TunnelReveal.extra``.
+``ttrlib.odds``, ``ttrlib.simulate`` and the odds explorer use it. The engine, which knows the
+real piles, can build one from them (``pool`` = its draw pile) to learn how many cards to turn
+(``shown``) and what they cost (``extra``).
 
 >>> from ttrlib.cards import CardCounts, Color, standard_deck
 >>> fresh = TunnelReveal(standard_deck(), 110, CardCounts(), Color.RED, 4)
@@ -417,7 +418,7 @@ class TunnelReveal:
     @classmethod
     def _checked(cls, pool: CardCounts, pile_size: int, discard: CardCounts, color: Color,
                  reveal: int) -> TunnelReveal:
-        """A reveal from arguments a caller has already checked (the fast path of ``odds``)."""
+        """A reveal from arguments its caller has already checked (``from_view``, ``simulate``)."""
         obj = object.__new__(cls)
         set_ = object.__setattr__
         set_(obj, "pool", pool)
