@@ -19,7 +19,7 @@ from scipy.stats import chisquare
 
 from ttrlib import actions as act
 from ttrlib.cards import CardCounts, Color, standard_deck
-from ttrlib.chance import Distribution, TunnelReveal
+from ttrlib.chance import Distribution, TunnelReveal, extra_cost
 from ttrlib.game import Game
 from ttrlib.lessons.tunnels import practice_position
 from ttrlib.simulate import compare
@@ -142,6 +142,7 @@ def test_extra_of_hand_counted_reveals(color, revealed, expected):
     node = TunnelReveal(standard_deck(), 110, None, color, 6)
     assert node.extra(revealed) == expected
     assert node.extra(CardCounts.of(revealed)) == expected
+    assert extra_cost(revealed, color) == expected == extra_cost(CardCounts.of(revealed), color)
 
 
 def test_extra_refuses_more_cards_than_the_reveal_turns():  # U1, U6

@@ -43,7 +43,7 @@ from typing import Any
 from .cards import COLORS, EMPTY, CardCounts, Color
 from .rules.payments import claim_color, matches
 
-__all__ = ["Distribution", "TunnelReveal", "matching", "hypergeom_law"]
+__all__ = ["Distribution", "TunnelReveal", "matching", "extra_cost", "hypergeom_law"]
 
 
 class Distribution:
@@ -294,6 +294,18 @@ def matching(cards: CardCounts, color: Color) -> int:
     return sum(_MATCHING_GETTERS[color](cards.as_tuple()))
 
 
+def extra_cost(revealed: Iterable[Color | str] | CardCounts, color: Color) -> int:
+    """The extra cards owed for ``revealed`` by a tunnel claimed in ``color``: one per revealed
+    card that matches (U2; U5 for ``Color.LOCOMOTIVE``, a locomotives-only claim).
+
+    >>> extra_cost([Color.RED, Color.BLUE, Color.LOCOMOTIVE], Color.RED)
+    2
+    """
+    if isinstance(revealed, CardCounts):
+        return matching(revealed, color)
+    return sum(matches(Color.parse(card), color) for card in revealed)
+
+
 # --- U6, C6: where the revealed cards come from -----------------------------------------------
 
 
@@ -500,22 +512,18 @@ class TunnelReveal:
         return tuple(shown)
 
     def extra(self, revealed: Iterable[Color | str] | CardCounts) -> int:
-        """The extra cards owed for ``revealed`` (U2; U5 for a locomotives-only claim): one per
-        revealed card that matches the claim's colour.
+        """The extra cards owed for ``revealed`` (``extra_cost`` with this claim's colour),
+        refusing more cards than this reveal turns (U1, U6).
 
         >>> from ttrlib.cards import CardCounts
         >>> t = TunnelReveal(CardCounts(red=5, locomotive=2), 7, None, Color.LOCOMOTIVE, 4)
         >>> t.extra(["red", "locomotive", "red"])  # U5: only the locomotive matches
         1
         """
-        if isinstance(revealed, CardCounts):
-            n, owed = len(revealed), matching(revealed, self.color)
-        else:
-            cards = [Color.parse(c) for c in revealed]
-            n, owed = len(cards), sum(matches(c, self.color) for c in cards)
-        if n > self.shown:
-            raise ValueError(f"this reveal turns {self.shown} cards, not {n} (U1, U6)")
-        return owed
+        cards = revealed if isinstance(revealed, CardCounts) else [Color.parse(c) for c in revealed]
+        if len(cards) > self.shown:
+            raise ValueError(f"this reveal turns {self.shown} cards, not {len(cards)} (U1, U6)")
+        return extra_cost(cards, self.color)
 
     # --- value semantics -----------------------------------------------------------------------
     def _key(self) -> tuple:
