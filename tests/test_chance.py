@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -262,6 +263,11 @@ def test_I1_from_view_is_the_same_node_whatever_the_hidden_cards_are(make):
     assert len(pile_contents) > 1, "the resampled games must differ in what seat 0 cannot see"
     # ... while another seat, which knows other cards, faces another node
     assert TunnelReveal.from_view(game.view(2), ROUTE, claim) != node
+    # it needs no more of the view than the board, the unseen cards, the pile's size, the discard
+    view = game.view(0)
+    bare = SimpleNamespace(board=view.board, unseen=view.unseen,
+                           draw_pile_size=view.draw_pile_size, discard=view.discard)
+    assert TunnelReveal.from_view(bare, ROUTE, claim) == node
 
 
 # --- a value: immutable, comparable, checked --------------------------------------------------
