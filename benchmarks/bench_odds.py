@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from ttrlib import odds  # noqa: E402
+from ttrlib import chance, odds  # noqa: E402
 from ttrlib.cards import CardCounts, Color, standard_deck  # noqa: E402
 from ttrlib.simulate import simulate_extra_cost  # noqa: E402
 
@@ -74,7 +74,7 @@ def plain_law(N: int, K: int, n: int, M: int = 0, KM: int = 0, r: int = 0) -> di
 
 
 def uncached_law(pool, color, reveal, **kw):
-    odds._law.cache_clear()  # force the computation
+    chance._law.cache_clear()  # force the computation (the one law cache, in ttrlib.chance)
     return odds.tunnel_extra_cost(pool, color, reveal, **kw)
 
 

@@ -10,14 +10,13 @@ import doctest
 import subprocess
 import sys
 import types
-from collections import Counter
 from fractions import Fraction
-from itertools import permutations
 from math import comb
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_chance import brute_force_law as oracle  # the one brute-force oracle of the law
 
 import ttrlib
 from ttrlib import odds
@@ -28,39 +27,9 @@ R, B, G, L = Color.RED, Color.BLUE, Color.GREEN, Color.LOCOMOTIVE
 
 
 # --- an independent oracle: play out every ordering of the cards -------------------------------
-
-
-def oracle(
-    pool: list[Color], color: Color, reveal: int, deck_size: int, discard: list[Color]
-) -> Distribution:
-    """Enumerate every ordering of the pool (its first ``deck_size`` cards are the draw pile, top
-    first) and every ordering of the discard pile (the pile it becomes when reshuffled, C6),
-    turn ``reveal`` cards as U6 says, count matches as U2 / U5 say. Every ordering of the
-    (labelled) cards is equally likely."""
-
-    def matches(card: Color) -> bool:
-        if color is L:
-            return card is L  # U5
-        return card is color or card is L  # U2
-
-    tally: Counter[int] = Counter()
-    discard_orders = list(permutations(discard))
-    for order in permutations(pool):
-        for reshuffled_pile in discard_orders:
-            pile = list(order[:deck_size])
-            reshuffled = False
-            extra = 0
-            for _ in range(reveal):
-                if not pile:
-                    if reshuffled or not reshuffled_pile:
-                        break  # U6: nothing left to reveal
-                    pile = list(reshuffled_pile)  # C6: the discard pile becomes the draw pile
-                    reshuffled = True
-                extra += matches(pile.pop(0))
-            tally[extra] += 1
-    total = sum(tally.values())
-    return Distribution({k: Fraction(c, total) for k, c in tally.items()})
-
+# ``oracle(pool, colour, reveal, deck_size, discard)`` (test_chance.brute_force_law) enumerates
+# every ordering of the labelled cards, turns them as U6 / C6 say and prices each reveal by a
+# hand-written key (U2, U5).
 
 ORACLE_CASES = [
     # (pool, colour, reveal, deck_size, discard)

@@ -205,7 +205,7 @@ def test_unexpected_error_is_a_message_not_a_traceback(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(mod, "tunnel_extra_cost", broken)
+    monkeypatch.setattr(mod.TunnelReveal, "law", broken)  # the explorer's one source of laws
     ox.reveal.value = 5  # must not raise
     assert "Something went wrong" in ox.message_text and "boom" in ox.message_text
     ox.simulate.click()  # neither must this

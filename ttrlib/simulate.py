@@ -26,9 +26,17 @@ from typing import Any
 import numpy as np
 
 from .cards import COLORS, CardCounts, Color
-from .odds import Distribution, _as_counts, _count_arg, _deck_size_arg
+from .chance import (
+    MATCHING_INDEXES,
+    Distribution,
+    TunnelReveal,
+    _as_counts,
+    _count_arg,
+    _pile_size_arg,
+)
 
-__all__ = ["simulate_extra_cost", "simulate_claims", "compare", "Comparison", "CHUNK"]
+__all__ = ["simulate_extra_cost", "simulate_reveals", "simulate_claims", "compare", "Comparison",
+           "CHUNK"]
 
 #: Trials simulated together. The work arrays (1-4 bytes per trial each) stay in cache; 131072
 #: measured ~10% faster than 65536 (fewer numpy calls) and no slower than 262144.
@@ -38,7 +46,9 @@ CHUNK = 131072
 #: the square of the reveal (~0.2 us at 12 cards, ~3 us at 60).
 _PARTIAL_LIMIT = 64
 
-_CODE = {c: i for i, c in enumerate(COLORS)}
+#: For each claim colour, ``table[code]`` says whether a card of colour code ``code`` (its place
+#: in ``COLORS``) matches: the rule of ``ttrlib.chance`` (U2, U5) as a look-up table.
+_MATCH_TABLE = {color: np.isin(np.arange(len(COLORS)), idx) for color, idx in MATCHING_INDEXES.items()}
 
 
 def _cards(counts: CardCounts) -> np.ndarray:
@@ -47,15 +57,8 @@ def _cards(counts: CardCounts) -> np.ndarray:
 
 
 def _matches(cards: np.ndarray, color: Color) -> np.ndarray:
-    """Which cards demand an extra card for a claim paid in ``color``, card by card.
-
-    U2: the claim's colour and locomotives match. U5: a locomotives-only claim is matched by
-    locomotives only.
-    """
-    loco = cards == _CODE[Color.LOCOMOTIVE]
-    if color is Color.LOCOMOTIVE:
-        return loco
-    return loco | (cards == _CODE[color])
+    """Which cards demand an extra card for a claim paid in ``color``, card by card (U2, U5)."""
+    return _MATCH_TABLE[color][cards]
 
 
 class _Deck:
@@ -184,33 +187,41 @@ def simulate_extra_cost(
 ) -> np.ndarray:
     """Simulate ``trials`` tunnel reveals; ``counts[k]`` = number of trials with ``k`` extra cards.
 
-    Arguments as for ``ttrlib.odds.tunnel_extra_cost``. Each trial shuffles the ``pool`` cards,
-    keeps the first ``deck_size`` of them as the draw pile, turns ``reveal`` cards from its top,
-    and, if the pile runs out, shuffles the ``discard`` pile into a new draw pile and goes on
-    (U6, C6). A turned card matches by U2 (the claim's colour or a locomotive) or, for a
-    locomotives-only claim, U5 (locomotives only). All randomness comes from
-    ``numpy.random.default_rng(seed)``; the result has ``reveal + 1`` entries and sums to
-    ``trials``. ``progress=True`` shows a progress bar over chunks of ``CHUNK`` trials.
+    Arguments as for ``ttrlib.odds.tunnel_extra_cost``: the reveal simulated is the chance node
+    ``TunnelReveal(pool, deck_size, discard, color, reveal)`` (see ``simulate_reveals``).
+    ``progress=True`` shows a progress bar over chunks of ``CHUNK`` trials.
 
     >>> simulate_extra_cost({"red": 2}, "red", 1, trials=10, seed=0)  # every card matches
     array([ 0, 10])
     """
     pool = _as_counts(pool, "pool")
-    color = Color.parse(color)
-    reveal = _count_arg(reveal, "reveal")
+    tunnel = TunnelReveal._checked(pool, _pile_size_arg(deck_size, len(pool), "deck_size"),
+                                   _as_counts(discard, "discard"), Color.parse(color),
+                                   _count_arg(reveal, "reveal"))
+    return simulate_reveals(tunnel, trials=trials, seed=seed, progress=progress)
+
+
+def simulate_reveals(tunnel: TunnelReveal, *, trials: int, seed: Any,
+                     progress: bool = False) -> np.ndarray:
+    """Simulate the chance node ``tunnel`` ``trials`` times; ``counts[k]`` = trials with ``k``
+    extra cards (``tunnel.reveal + 1`` entries, summing to ``trials``).
+
+    Each trial shuffles the pool cards, keeps the first ``pile_size`` of them as the draw pile,
+    turns its top ``tunnel.from_pile`` cards and, if the pile runs out, shuffles the discard pile
+    into a new draw pile and turns ``tunnel.from_discard`` more (U6, C6). A turned card matches
+    by U2 (the claim's colour or a locomotive) or, for a locomotives-only claim, U5 (locomotives
+    only). All randomness comes from ``numpy.random.default_rng(seed)``. It does not use the
+    hypergeometric formula, so it checks ``tunnel.law()``.
+    """
     trials = _count_arg(trials, "trials")
-    n_pool = len(pool)
-    deck_size = _deck_size_arg(deck_size, n_pool)
-    discard = _as_counts(discard, "discard")
+    reveal, color = tunnel.reveal, tunnel.color
     rng = np.random.default_rng(seed)
 
-    # the draw pile: the first deck_size cards of a shuffled pool, so its top r1 cards are the
-    # first r1 places of the shuffled pool
-    r1 = min(reveal, deck_size)
-    # U6/C6: the rest comes from the reshuffled discard pile, as far as it goes
-    r2 = min(reveal - r1, len(discard)) if reveal > deck_size else 0
-    pool_deck = _Deck(_cards(pool), color)
-    discard_deck = _Deck(_cards(discard), color)
+    # the draw pile: the first pile_size cards of a shuffled pool, so its top r1 cards are the
+    # first r1 places of the shuffled pool; then r2 from the reshuffled discard (U6, C6)
+    r1, r2 = tunnel.from_pile, tunnel.from_discard
+    pool_deck = _Deck(_cards(tunnel.pool), color)
+    discard_deck = _Deck(_cards(tunnel.discard), color)
 
     counts = np.zeros(reveal + 1, dtype=np.int64)
     starts = range(0, trials, CHUNK)

@@ -33,7 +33,10 @@ def claim_color(cards: CardCounts) -> Color | None:
 
 def matches(card: Color, color: Color) -> bool:
     """Does a revealed card demand an extra card from a tunnel claimed with ``color``?
-    Locomotives always match (U2); with a locomotives-only claim nothing else does (U5)."""
+    Locomotives always match (U2); with a locomotives-only claim nothing else does (U5).
+
+    The one statement of U2 / U5: the tunnel's chance node (``ttrlib.chance.TunnelReveal``)
+    counts and prices revealed cards with it."""
     return card is Color.LOCOMOTIVE or card is color
 
 

@@ -3,9 +3,10 @@
 
 Sliders set the number of revealed cards ``n``, the unseen cards ``N`` and the matching cards
 ``K`` among them, the draw pile size and, for the reshuffle case (the draw pile holds fewer than
-``n`` cards, U6), the discard pile and its matching cards. The law panel shows the exact law from
-``ttrlib.odds.tunnel_extra_cost``; **Simulate** turns real (virtual) cards with
-``ttrlib.simulate.simulate_extra_cost`` chunk by chunk, then shows the simulated frequencies
+``n`` cards, U6), the discard pile and its matching cards. The settings make one chance node,
+``ttrlib.chance.TunnelReveal``: the law panel shows its exact law and where its cards come from
+(U6); **Simulate** turns real (virtual) cards with ``ttrlib.simulate.simulate_reveals`` chunk by
+chunk, then shows the simulated frequencies
 beside the exact probabilities, the verdict of ``ttrlib.simulate.compare`` and how the largest
 gap shrinks as the trials add up.
 
@@ -29,10 +30,10 @@ import numpy as np
 
 from .. import display
 from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color
+from ..chance import Distribution, TunnelReveal
 from ..lessons import chance_words
-from ..odds import Distribution, tunnel_extra_cost
 from ..session import fresh_seed
-from ..simulate import Comparison, compare, simulate_extra_cost
+from ..simulate import Comparison, compare, simulate_reveals
 from .base import _plain
 
 __all__ = ["OddsExplorer"]
@@ -433,29 +434,30 @@ class OddsExplorer(w.VBox):
     def _color(self) -> Color:
         return Color.LOCOMOTIVE if self.locomotives_only.value else Color.RED
 
-    def _piles(self) -> tuple[CardCounts, CardCounts]:
-        """The unseen pool and the discard pile: only the counts of matching cards matter."""
+    def tunnel(self) -> TunnelReveal:
+        """The reveal the settings describe: the unseen pool and the discard pile hold ``K``
+        and ``KD`` cards of the claim's colour (locomotives for a U5 claim) and the rest of a
+        colour that matches neither claim; only those counts matter for the law."""
         c = self._color()
         N, K = self.unseen.value, self.matching.value
         D, KD = self.discard.value, self.discard_matching.value
-        return CardCounts({c: K, _FILLER: N - K}), CardCounts({c: KD, _FILLER: D - KD})
+        return TunnelReveal(CardCounts({c: K, _FILLER: N - K}), self.draw_pile.value,
+                            CardCounts({c: KD, _FILLER: D - KD}), c, self.reveal.value)
 
     def exact(self) -> Distribution:
-        """The exact law of the extra cards for the current settings (``tunnel_extra_cost``)."""
-        pool, discard = self._piles()
-        return tunnel_extra_cost(pool, self._color(), self.reveal.value,
-                                 deck_size=self.draw_pile.value, discard=discard)
+        """The exact law of the extra cards for the current settings (``tunnel().law()``)."""
+        return self.tunnel().law()
 
     def _show_law(self) -> None:
-        law = self.exact()
+        tunnel = self.tunnel()
+        law = tunnel.law()
         n, N, K = self.reveal.value, self.unseen.value, self.matching.value
         d, D, KD = self.draw_pile.value, self.discard.value, self.discard_matching.value
         what = "locomotives" if self.locomotives_only.value else "red cards or locomotives"
         p0 = law.prob(0)
         # the two independent parts of the reveal: r1 cards from the draw pile (out of the N
         # unseen, K matching), then r2 from the reshuffled discard pile (D cards, KD matching)
-        r1 = min(n, d)
-        r2 = min(n - d, D) if d < n else 0
+        r1, r2 = tunnel.from_pile, tunnel.from_discard
         parts = [(r1, N, K), (r2, D, KD)] if r2 else [(r1, N, K)]
         parts = [(r, M, KM) for r, M, KM in parts if r] or [(0, N, K)]
         formula = "P(k = 0) = " + " &middot; ".join(
@@ -464,12 +466,12 @@ class OddsExplorer(w.VBox):
         mean_check = sum((Fraction(r * KM, M) for r, M, KM in parts if M), Fraction(0))
         if n == 0:
             story = "A tunnel that reveals no card (n = 0) never costs an extra card."
-        elif d >= n:
+        elif r1 == n:  # every card from the draw pile
             story = (f"The tunnel turns the top <b>{n}</b> cards of the draw pile. They are a random "
                      f"{n} of the <b>{N}</b> unseen cards, of which <b>{K}</b> match ({what}): "
                      "the number that match is hypergeometric (U1, U2).")
             mean_formula = f"n&middot;K/N = {mean_formula}"
-        elif r1 + r2 == 0:
+        elif tunnel.shown == 0:
             story = ("Neither the draw pile nor the discard pile holds a card: nothing can be "
                      "revealed, so the tunnel costs no extra card (U6).")
         else:
@@ -487,8 +489,8 @@ class OddsExplorer(w.VBox):
                 if r2 else ", and the discard pile is empty (U6).")
             if r1 and r2:
                 story += " The law is the sum of the two independent hypergeometric counts."
-            if r1 + r2 < n:
-                story += f" Only {r1 + r2} of the {n} cards exist to be revealed."
+            if tunnel.shown < n:
+                story += f" Only {tunnel.shown} of the {n} cards exist to be revealed."
         mean = law.mean
         if mean_check != mean:  # pragma: no cover - the engine and the textbook formula disagree
             mean_formula = "&sum; k&middot;P(k)"
@@ -527,9 +529,9 @@ class OddsExplorer(w.VBox):
         ``numpy.random.SeedSequence(seed, spawn_key=(r,)).spawn(chunks)``, so a given seed and
         run number always give the same counts.
         """
-        law = self.exact()
-        pool, discard = self._piles()
-        color, n, d = self._color(), self.reveal.value, self.draw_pile.value
+        tunnel = self.tunnel()
+        law = tunnel.law()
+        n = tunnel.reveal
         total = int(self.trials.value)
         stops = _checkpoints(total)
         seeds = np.random.SeedSequence(self.seed, spawn_key=(self.runs,)).spawn(len(stops))
@@ -545,8 +547,7 @@ class OddsExplorer(w.VBox):
         try:
             done = 0
             for i, (stop, ss) in enumerate(zip(stops, seeds)):
-                counts += simulate_extra_cost(pool, color, n, trials=stop - done, seed=ss,
-                                              deck_size=d, discard=discard)
+                counts += simulate_reveals(tunnel, trials=stop - done, seed=ss)
                 done = stop
                 gap = float(np.abs(counts / done - probs).max())
                 history.append((done, gap, z * widest / sqrt(done)))
