@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from ..actions import Claim
 from ..cards import CardCounts, Color, standard_deck
+from ..chance import TunnelReveal
 from ..game import Game
 from ..odds import Distribution, matching_count, tunnel_extra_cost, tunnel_odds
 from . import chance_words
@@ -18,7 +19,7 @@ from . import chance_words
 __all__ = ["OTHER_TUNNELS", "tunnel_sizes", "opening_position", "OPENING_ROUTE",
            "opening_claim", "idealisation_rows", "law_table_html", "sizes_table_html",
            "free_more_often", "exercise_position", "EXERCISE_ROUTE", "exercise_claim",
-           "RESHUFFLE_EXAMPLE", "RESHUFFLE_EXERCISE", "reshuffle_law", "reshuffle_html",
+           "RESHUFFLE_EXAMPLE", "RESHUFFLE_EXERCISE", "reshuffle_reveal", "reshuffle_law", "reshuffle_html",
            "ranking_position", "ranking_html", "simulation_table_html"]
 
 #: U1 names tunnel sizes the teaching board does not have: stated once, read by the lesson.
@@ -138,9 +139,13 @@ RESHUFFLE_EXERCISE = dict(unseen=CardCounts(red=1, locomotive=1, blue=8), draw_p
                           discard=CardCounts(locomotive=1, green=2), reveal=4)
 
 
+def reshuffle_reveal(case: dict, color: Color = Color.RED) -> TunnelReveal:
+    """The case's reveal as one chance node: its split between the piles and its law (U6)."""
+    return TunnelReveal(case["unseen"], case["draw_pile"], case["discard"], color, case["reveal"])
+
+
 def reshuffle_law(case: dict, color: Color = Color.RED) -> Distribution:
-    return tunnel_extra_cost(case["unseen"], color, case["reveal"],
-                             deck_size=case["draw_pile"], discard=case["discard"])
+    return reshuffle_reveal(case, color).law()
 
 
 def reshuffle_html(case: dict, color: Color = Color.RED, *, explain: bool = True) -> str:
@@ -149,8 +154,8 @@ def reshuffle_html(case: dict, color: Color = Color.RED, *, explain: bool = True
     from .. import display as pics
 
     unseen, discard = case["unseen"], case["discard"]
-    from_pile = min(case["reveal"], case["draw_pile"])
-    from_discard = min(case["reveal"] - from_pile, len(discard))
+    reveal = reshuffle_reveal(case, color)
+    from_pile, from_discard = reveal.from_pile, reveal.from_discard
     words = (f"A1 claims a {color.value} tunnel that reveals {case['reveal']}. The draw pile "
              f"holds {case['draw_pile']} of the {len(unseen)} cards A1 cannot see; the discard "
              f"pile holds {len(discard)} known cards.")
