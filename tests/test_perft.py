@@ -263,8 +263,9 @@ def near_misses(state: dict, legal: set, rng: np.random.Generator, most: int = 3
     if phase == "turn":
         picked = [claims[i] for i in rng.permutation(len(claims))[:6]] if claims else []
         mate_hand = state["hands"][seat ^ 1]
+        own = set().union(*rules.seat_cards(state, seat))
         for _, route, hand, holder, _mate in picked:
-            colours = sorted({c for c, _ in hand + holder} | {rules.LOCO, "red"})
+            colours = sorted({c for c, _ in hand + holder} | {rules.LOCO, "red"} | own)
             out |= {("claim", route, h, g, ()) for h, g in _card_changes(hand, holder, colours)}
             # K1: one card from the teammate's hand instead of one's own
             for colour, _n in hand:
@@ -281,7 +282,9 @@ def near_misses(state: dict, legal: set, rng: np.random.Generator, most: int = 3
                 out.add(("claim", route["id"], h, g, ()))
     if phase == "tunnel":
         pays = sorted(c for c in legal if c[0] == "pay")
-        colours = sorted({rules.LOCO, rules.tunnel_colour(state["tunnel"]), "red", "green"})
+        hand, holder = rules.seat_cards(state, seat)
+        colours = sorted({rules.LOCO, rules.tunnel_colour(state["tunnel"]), "red"}
+                         | set(hand) | set(holder))  # U5: a colour the seat could pay with
         for _, hand, holder in [pays[i] for i in rng.permutation(len(pays))[:6]]:
             out |= {("pay", h, g) for h, g in _card_changes(hand, holder, colours)}
     misses = sorted((c for c in out if c not in legal), key=repr)
@@ -307,13 +310,15 @@ def check(name: str, game: Game, rng: np.random.Generator) -> None:
     for c in expected:  # apply accepts each, on a copy
         game.copy().apply(build(c))
     for c in near_misses(state, expected, rng):
+        trial = game.copy()  # a wrongly accepted action must not spoil the shared position
         try:
-            game.apply(build(c))
+            trial.apply(build(c))
         except IllegalMove:
             pass
         else:
             pytest.fail(f"{name} ({state['phase']}): the near miss {c} was accepted")
-        assert game.to_json() == before, f"{name}: the refused {c} changed the game"
+        assert trial.to_json() == before, f"{name}: the refused {c} changed the game"
+    assert game.to_json() == before
 
 
 @cache
