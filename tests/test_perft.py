@@ -307,8 +307,14 @@ def check(name: str, game: Game, rng: np.random.Generator) -> None:
         "do not allow")
     if state["phase"] != "over":
         assert expected, f"{name}: no legal action though the game is not over"
+    just_claimed = None
     for c in expected:  # apply accepts each, on a copy
-        game.copy().apply(build(c))
+        trial = game.copy()
+        trial.apply(build(c))
+        if c[0] == "claim" and trial.phase is Phase.TURN and just_claimed is None:
+            just_claimed = c[1], trial
+    if just_claimed:
+        refuse_the_route_just_claimed(name, *just_claimed)
     for c in near_misses(state, expected, rng):
         trial = game.copy()  # a wrongly accepted action must not spoil the shared position
         try:
@@ -319,6 +325,18 @@ def check(name: str, game: Game, rng: np.random.Generator) -> None:
             pytest.fail(f"{name} ({state['phase']}): the near miss {c} was accepted")
         assert trial.to_json() == before, f"{name}: the refused {c} changed the game"
     assert game.to_json() == before
+
+
+def refuse_the_route_just_claimed(name: str, route_id: str, game: Game) -> None:
+    """The next seat may not claim the route just claimed, whatever cards it lays."""
+    state = json.loads(game.to_json())
+    seat = state["to_move"]
+    assert state["claimed"][route_id] != seat
+    route = next(r for r in state["board"]["routes"] if r["id"] == route_id)
+    for hand, holder in sorted(rules.route_payments(state, seat, route))[:3]:
+        with pytest.raises(IllegalMove):
+            game.apply(build(("claim", route_id, hand, holder, ())))
+        assert json.loads(game.to_json()) == state, f"{name}: a refused claim changed the game"
 
 
 @cache
