@@ -21,7 +21,6 @@ Actions come out in a canonical form, plain tuples that are easy to compare:
 
 from __future__ import annotations
 
-import json
 from itertools import combinations
 
 # C1: the eight colours of the train cards, and the wild locomotive.
@@ -38,11 +37,6 @@ NO_CARDS: tuple = ()
 def cards(counts: dict) -> tuple:
     """A card multiset as a sorted tuple of ``(colour, count)``, counts above zero only."""
     return tuple(sorted((c, n) for c, n in counts.items() if n))
-
-
-def state_of(game) -> dict:
-    """The whole position, as the public save format holds it."""
-    return json.loads(game.to_json())
 
 
 # --------------------------------------------------------------------------------------------
