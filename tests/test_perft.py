@@ -198,6 +198,17 @@ def crafted() -> list[tuple[str, Game]]:
     out.append(("k3-6p", exact(6, hands=[CardCounts(locomotive=8)] + [CardCounts()] * 5,
                                cardholders=[CardCounts(locomotive=6)] + [CardCounts()] * 2,
                                claimed={"lahore-rawalpindi-1": 2, "bombay-delhi-1": 0})))
+    # T2 with a short ticket deck: 2 tickets drawn, keep 1 or both.
+    tickets = all_tickets()
+    short_deck = exact(4, tickets=[tickets[:-2], [], [], []], ticket_deck=tickets[-2:])
+    out.append(("t2-short", after(short_deck, act.DrawTickets())))
+    # C5 policy: three face-up locomotives stay (no other card is left to break the cycle).
+    stuck = exact(4, face_up=["locomotive", "locomotive", "locomotive", "red", None],
+                  draw_pile=[], discard=CardCounts(), rest_to=3)
+    out += [("c5-stuck", stuck), ("c5-stuck-place", after(stuck, act.DrawCard(3)))]
+    # K3 policy with 6 players at Hong Kong - Canton: not both tracks for one seat.
+    out.append(("k3-6p-hk", exact(6, hands=[CardCounts(locomotive=2)] + [CardCounts()] * 5,
+                                  claimed={"canton-hongkong-1": 0})))
     return out
 
 
