@@ -183,10 +183,10 @@ def crafted() -> list[tuple[str, Game]]:
                   draw_pile=["locomotive", "orange", "locomotive", "red"])
     out.append(("u5-tunnel", after(locos, act.Claim("delhi-kathmandu", CardCounts(locomotive=1),
                                                    CardCounts(locomotive=2)))))
-    # U6: one card in the draw pile, the rest of the reveal from the reshuffled discard.
+    # U6: one card in the draw pile, then the reshuffled discard: 3 of the 4 can be revealed.
     short = exact(4, hands=[CardCounts(black=4, locomotive=2)] + [CardCounts()] * 3,
                   cardholders=[CardCounts(black=2, locomotive=2), CardCounts()],
-                  draw_pile=["black"], discard=CardCounts(locomotive=2, black=1, red=1),
+                  draw_pile=["black"], discard=CardCounts(locomotive=1, red=1),
                   rest_to=3)
     out.append(("u6-tunnel", after(short, act.Claim("kunming-lhasa", CardCounts(black=3),
                                                    CardCounts(black=1, locomotive=1)))))
@@ -387,3 +387,4 @@ def test_the_positions_reach_the_corners():
     assert len(both_locos) >= 50  # locomotives from hand and cardholder in one claim (K1)
     tunnels = [s["tunnel"] for s in states if s["phase"] == "tunnel"]
     assert any(rules.tunnel_colour(t) == rules.LOCO for t in tunnels)  # U5
+    assert any(len(t["revealed"]) == 3 for t in tunnels)  # U6: the 4-card tunnel reveals 3
