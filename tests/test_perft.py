@@ -3,7 +3,8 @@ games, the engine's ``legal_actions()`` is exactly the set that ``perft_rules`` 
 rules reference alone; ``apply`` accepts every one of them (on a copy) and refuses near misses
 (one card more or less, the wrong place, a locomotive moved between hand and cardholder, a
 teammate's card, a closed or claimed route, a ticket not offered ...) with an ``IllegalMove``,
-leaving the saved game byte for byte as it was.
+leaving the saved game byte for byte as it was. The legal actions also stay the same when
+everything the seat cannot see is dealt anew (I1).
 
 The positions come from seeded random play (every phase: setup, turn, place card, second card,
 choose tickets, tunnel) and from a few exact positions for the corners random play rarely
@@ -318,6 +319,10 @@ def check(name: str, game: Game, rng: np.random.Generator) -> None:
         "do not allow")
     if state["phase"] != "over":
         assert expected, f"{name}: no legal action though the game is not over"
+        # I1: what the seat may do depends only on what it may know: dealing everything hidden
+        # from it anew (the teammate's hand too) changes none of its legal actions.
+        redealt = game.resample_hidden(state["to_move"], np.random.default_rng(len(offered)))
+        assert {canonical(a) for a in redealt.legal_actions()} == expected, name
     just_claimed = None
     for c in expected:  # apply accepts each, on a copy
         trial = game.copy()
