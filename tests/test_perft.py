@@ -247,7 +247,7 @@ def near_misses(state: dict, legal: set, rng: np.random.Generator, most: int = 3
     tickets_around = [t for ts in state["tickets"] + state["team_tickets"] for t in ts]
     tickets_around += state["ticket_deck"]
     wrong = [("place", "hand"), ("withdraw",), ("pay", (), ()), ("draw_tickets",), ("pass",),
-             ("draw", "deck"), ("keep", frozenset(tickets_around[:1]), tickets_around[0]),
+             ("draw", "deck"), ("keep", frozenset({"T-none"}), "T-none"),
              ("claim", "nowhere", (("red", 1),), (), ()), ("draw", 5), ("draw", -1),
              ("place", "teammate"), ("share", frozenset())]
     out = set(wrong)
