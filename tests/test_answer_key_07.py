@@ -9,7 +9,6 @@ from ttrlib import actions as act
 from ttrlib.bots import GreedyBot
 from ttrlib.experiments import PRESETS, GameResult, TournamentResult, _rows, tournament
 from ttrlib.lessons.answers import judge, load_key
-from ttrlib.widgets.tournament import result_words
 
 KEY = load_key("07")
 
@@ -43,7 +42,7 @@ def test_interval_reading_of_the_library():
     rows = _rows(strategies, results)
     assert (rows[0].wins, rows[0].games) == (24, 40)
     assert round(rows[0].win_ci.low, 2) == 0.45 and round(rows[0].win_ci.high, 2) == 0.74
-    words = result_words(TournamentResult(4, 0, results, tuple(rows)), 0)
+    words = TournamentResult(4, 0, results, tuple(rows)).summary(0)
     assert "do not show" in words
     assert KEY["interval"].answer.startswith("No")
 

@@ -159,3 +159,22 @@ def test_tournament_widget_runs_and_reads_out_the_result():
     runs = sweep.run()
     assert len(runs) == 2 and "Best in this run" in sweep.message.value
     sweep.close()
+
+
+@pytest.mark.parametrize("wins, verdict", [
+    (40, "it did win more often"),      # 40 of 40: the whole interval is above one half
+    (0, "it did lose more often"),      # 0 of 40: the whole interval is below one half
+    (20, "do not show that either strategy is better"),  # 20 of 40: it contains one half
+])
+def test_summary_says_what_the_interval_shows(wins, verdict):
+    from ttrlib.experiments import PRESETS, TournamentResult
+
+    # game i: strategy 0 sits as team A in even games; it wins the first `wins` games
+    results = tuple(GameResult(i, (i % 2, 1 - i % 2),
+                               (100, 90) if (i < wins) == (i % 2 == 0) else (90, 100),
+                               (1, 2) if (i < wins) == (i % 2 == 0) else (2, 1))
+                    for i in range(40))
+    rows = _rows([PRESETS["odds-aware"], PRESETS["greedy"]], results)
+    words = TournamentResult(4, 0, results, tuple(rows)).summary(0)
+    assert f"won {wins} of 40 games" in words and verdict in words
+    assert "against greedy" in words

@@ -132,11 +132,24 @@ class TournamentResult:
     rows: tuple[StrategyRow, ...]
 
     def summary(self, k: int = 0) -> str:
-        """Strategy ``k``'s result in plain words."""
-        r = self.rows[k]
-        return (f"The {r.strategy.name} team won {r.win_rate:.0%} of its {r.games:,} games "
-                f"(95% interval {r.win_ci.low:.0%} to {r.win_ci.high:.0%}), scoring "
-                f"{r.mean_points:.1f} points on average.")
+        """Strategy ``k`` against the other, in plain words a board-game player reads: its wins
+        with their 95% interval and what the interval shows (more often, less often, or no sign
+        either way), then its points and margin."""
+        me, other = self.rows[k], self.rows[1 - k]
+        lo, hi = me.win_ci.low, me.win_ci.high
+        if lo > 0.5:
+            verdict = ("that is more than half even at the low end of the interval: it did win "
+                       "more often")
+        elif hi < 0.5:
+            verdict = ("that is less than half even at the high end of the interval: it did lose "
+                       "more often")
+        else:
+            verdict = ("the interval contains 50%, so these games do not show that either strategy "
+                       "is better: more games could")
+        return (f"The {me.strategy.name} team won {me.wins:,} of {me.games:,} games "
+                f"({me.win_rate:.0%}; 95% interval {lo:.0%} to {hi:.0%}) against "
+                f"{other.strategy.name}; {verdict}. It scored {me.mean_points:.1f} points a game on "
+                f"average, {me.mean_margin:+.1f} against the best other team.")
 
     def _repr_html_(self) -> str:
         import html

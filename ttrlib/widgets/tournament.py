@@ -18,24 +18,6 @@ from ..session import fresh_seed
 _GAMES = (50, 100, 200, 500, 1000, 2000)
 
 
-def result_words(result: TournamentResult, k: int = 0) -> str:
-    """Strategy ``k`` against the other, in words a board-game player reads."""
-    me, other = result.rows[k], result.rows[1 - k]
-    lo, hi = me.win_ci.low, me.win_ci.high
-    if lo > 0.5:
-        verdict = "that is more than half even at the low end of the interval: it did win more often"
-    elif hi < 0.5:
-        verdict = ("that is less than half even at the high end of the interval: it did lose more "
-                   "often")
-    else:
-        verdict = ("the interval contains 50%, so these games do not show that either strategy is "
-                   "better: more games could")
-    return (f"The {html.escape(me.strategy.name)} team won {me.wins:,} of {me.games:,} games "
-            f"({me.win_rate:.0%}; 95% interval {lo:.0%} to {hi:.0%}) against "
-            f"{html.escape(other.strategy.name)}; {verdict}. It scored {me.mean_points:.1f} points "
-            f"a game on average, {me.mean_margin:+.1f} against the best other team.")
-
-
 class StrategyTournament(w.VBox):
     """Two strategy pickers, a number of games, a Run button, a progress bar and the result."""
 
@@ -106,7 +88,7 @@ class StrategyTournament(w.VBox):
             self.message.value = display.message_html(
                 f"The tournament could not be played ({type(exc).__name__}).", "warning")
             return None
-        self.message.value = display.message_html(result_words(self.result, 1), "success")
+        self.message.value = display.message_html(self.result.summary(1), "success")
         self.output.value = self.result._repr_html_()
         return self.result
 
