@@ -19,8 +19,14 @@ from ..errors import IllegalMove
 from ..game import Game
 from ..words import percent, plural
 
-__all__ = ["session_seed", "teacher_mode", "query", "when_query_known", "show", "say", "log_markdown", "attempt",
+__all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "when_query_known", "show", "say", "log_markdown", "attempt",
            "plural", "words_list", "position", "QUIET_ROW", "chance_words", "percent"]
+
+#: The game of the lessons' worked examples (00's first look, 02's tickets, 05's experiments, 06's
+#: bot game): the same for every learner, so that a class talks about the same cards and numbers.
+#: The widgets deal each learner's own game (session_seed). Fixed examples also let the classroom
+#: app run and render them ahead of time, before any learner opens the page (see query).
+CLASS_GAME = 2026
 
 _waited = False
 _when_known: list = []  # callbacks waiting for the page's query string (see when_query_known)
