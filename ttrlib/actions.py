@@ -40,6 +40,11 @@ def short(value: Any) -> str:
         return f"<{type(value).__name__}>"
 
 
+def clip(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters (a list of many ids in a message)."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _as_cards(value) -> Any:
     """Cards given as ``CardCounts``, a colour -> count table or a list of colours. A value
     that is none of these is kept as given: the rules' check names the field (K1)."""
@@ -52,7 +57,7 @@ def _as_cards(value) -> Any:
             return CardCounts(value)
         if not isinstance(value, (str, bytes)):
             return CardCounts.of(value)
-    except (TypeError, ValueError):
+    except Exception:  # whatever the value does when read, the rules' check names the field
         pass
     return value
 
@@ -64,7 +69,7 @@ def _as_ids(value) -> Any:
         return frozenset([value])
     try:
         return frozenset(value)
-    except TypeError:  # not iterable, or its items are unhashable
+    except Exception:  # not iterable, unhashable items, or worse: the check names the field
         return value
 
 

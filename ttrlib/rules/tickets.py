@@ -28,7 +28,7 @@ def _check_keep(a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -
     keep = _check_ids(rule, a, "keep")
     unknown = sorted(keep - set(offer))
     if unknown:
-        raise IllegalTickets(rule, f"you were not offered {act.short(', '.join(unknown))}")
+        raise IllegalTickets(rule, f"you were not offered {act.clip(', '.join(unknown))}")
     need = min(minimum, len(offer))
     if len(keep) < need:
         raise IllegalTickets(rule, f"keep at least {need} of the {plural(len(offer), 'ticket')} offered")
@@ -103,7 +103,7 @@ def check_share(state: GameState, a: act.ShareTickets) -> None:
         raise IllegalTickets("T4", "share 1 or 2 tickets in one turn")
     missing = sorted(t for t in tickets if t not in state.tickets[state.to_move])
     if missing:
-        raise IllegalTickets("T4", f"{act.short(', '.join(missing))} is not among your private "
+        raise IllegalTickets("T4", f"{act.clip(', '.join(missing))} is not among your private "
                              "tickets")
 
 
