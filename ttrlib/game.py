@@ -41,7 +41,6 @@ Policies where the rulebook is silent (documented in the lessons and tested):
 * A seat with no legal action passes; when every seat passes in a row the game ends.
 """
 
-
 from __future__ import annotations
 
 import json
@@ -57,7 +56,7 @@ from .board import Board, Route, teaching_board
 from .cards import EMPTY, CardCounts, Color, standard_deck
 from .errors import IllegalMove, SetupError, TTRError, WrongPhase
 from .events import Event, Setup
-from .rules import claims, deck, draws, ending, payments, tickets, tracks, tunnels
+from .rules import claims, deck, draws, passing, payments, tickets, tracks, tunnels
 from .seats import PLAYER_COUNTS, TEAM_NAMES, seat_name, team_name  # noqa: F401 (re-exported)
 from .state import (  # noqa: F401 (re-exported: lessons and tests import them from here)
     DRAW_TICKETS,
@@ -585,61 +584,58 @@ class Game:
         """The information set of ``seat`` (rule I1): its own hand and tickets (during setup its
         five dealt tickets and its own pending choice), its team's cardholders, and what is
         public, the number of tickets in every team's ticket cardholder included."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat} in a {self.players}-player game")
+        g = self.state
+        if not 0 <= seat < g.players:
+            raise ValueError(f"no seat {seat} in a {g.players}-player game")
         team = seat // 2
-        face_up = CardCounts.of(c for c in self.face_up if c is not None)
-        discard = CardCounts.of(self.discard)
-        known_hands = {s: self.known_hand[s] for s in range(self.players) if s != seat}
-        known_holders = {t: self.known_holder[t] for t in range(self.teams) if t != team}
-        seen = [self.hands[seat], self.holders[team], face_up, discard, *known_hands.values(),
+        face_up = CardCounts.of(c for c in g.face_up if c is not None)
+        discard = CardCounts.of(g.discard)
+        known_hands = {s: g.known_hand[s] for s in range(g.players) if s != seat}
+        known_holders = {t: g.known_holder[t] for t in range(g.teams) if t != team}
+        seen = [g.hands[seat], g.holders[team], face_up, discard, *known_hands.values(),
                 *known_holders.values()]
-        if self.tunnel is not None:
-            seen += [self.tunnel.laid, CardCounts.of(self.tunnel.revealed)]
+        if g.tunnel is not None:
+            seen += [g.tunnel.laid, CardCounts.of(g.tunnel.revealed)]
         drawn = None
-        if self.drawn is not None and self.to_move == seat:
-            drawn = self.drawn
-            seen.append(_ONE[self.drawn])
-        elif self.drawn is not None and self.taken_slot is not None:
-            seen.append(_ONE[self.drawn])
+        if g.drawn is not None and g.to_move == seat:
+            drawn = g.drawn
+            seen.append(_ONE[g.drawn])
+        elif g.drawn is not None and g.taken_slot is not None:
+            seen.append(_ONE[g.drawn])
         # one sum over all the parts (a view is built for every bot decision)
         unseen = standard_deck() - CardCounts._raw(tuple(map(sum, zip(*(c.as_tuple() for c in seen)))))
-        offer = tuple(self.ticket_offer(seat)) if self.to_move == seat else ()
+        offer = tuple(self.ticket_offer(seat)) if g.to_move == seat else ()
         return PlayerView(
             seat=seat,
-            board=self.board,
-            players=self.players,
-            phase=self.phase,
-            to_move=self.to_move,
-            hand=self.hands[seat],
-            tickets=tuple(self.tickets[seat]),
-            team_cardholder=self.holders[team],
-            team_tickets=tuple(self.team_tickets[team]),
-            face_up=tuple(self.face_up),
+            board=g.board,
+            players=g.players,
+            phase=g.phase,
+            to_move=g.to_move,
+            hand=g.hands[seat],
+            tickets=tuple(g.tickets[seat]),
+            team_cardholder=g.holders[team],
+            team_tickets=tuple(g.team_tickets[team]),
+            face_up=tuple(g.face_up),
             discard=discard,
-            draw_pile_size=len(self.draw_pile),
-            ticket_deck_size=len(self.ticket_deck),
-            claimed=dict(self.owners),
-            trains=tuple(self.trains),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            ticket_counts=tuple(len(t) for t in self.tickets),
-            team_ticket_counts=tuple(len(t) for t in self.team_tickets),
-            cardholder_sizes=tuple(len(h) for h in self.holders),
+            draw_pile_size=len(g.draw_pile),
+            ticket_deck_size=len(g.ticket_deck),
+            claimed=dict(g.owners),
+            trains=tuple(g.trains),
+            hand_sizes=tuple(len(h) for h in g.hands),
+            ticket_counts=tuple(len(t) for t in g.tickets),
+            team_ticket_counts=tuple(len(t) for t in g.team_tickets),
+            cardholder_sizes=tuple(len(h) for h in g.holders),
             known_in_hands=known_hands,
             known_in_cardholders=known_holders,
             unseen=unseen,
             drawn_card=drawn,
             ticket_offer=offer,
-            dealt_tickets=tuple(self.offers[seat]) if self.phase is Phase.SETUP_TICKETS else (),
-            setup_choice=self.setup_choices.get(seat),
-            tunnel=self.tunnel,
-            final_round=self.final_turns_left is not None,
-            events=tuple(self.events),
+            dealt_tickets=tuple(g.offers[seat]) if g.phase is Phase.SETUP_TICKETS else (),
+            setup_choice=g.setup_choices.get(seat),
+            tunnel=g.tunnel,
+            final_round=g.final_turns_left is not None,
+            events=tuple(g.events),
         )
-
-    # ------------------------------------------------------------------------------------------
-    # end of game, saving
-    # ------------------------------------------------------------------------------------------
 
     # ------------------------------------------------------------------------------------------
     # end of game, saving
@@ -686,7 +682,7 @@ _RULES = {
     (Phase.TURN, act.Claim): (claims.check_claim, tunnels.do_claim),
     (Phase.TURN, act.DrawTickets): (tickets.check_draw_tickets, tickets.do_draw_tickets),
     (Phase.TURN, act.ShareTickets): (tickets.check_share, tickets.do_share),
-    (Phase.TURN, act.Pass): (ending.check_pass, ending.do_pass),
+    (Phase.TURN, act.Pass): (passing.check_pass, passing.do_pass),
     (Phase.PLACE_CARD, act.PlaceCard): (draws.check_place, draws.do_place),
     (Phase.SECOND_CARD, act.DrawCard): (draws.check_draw_second, draws.do_draw_second),
     (Phase.CHOOSE_TICKETS, act.KeepTickets): (tickets.check_choose_keep, tickets.do_choose_keep),

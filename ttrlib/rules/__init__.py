@@ -9,7 +9,8 @@ for the phase and action type (see ``ttrlib.game._RULES``).
 ``tickets``  -- destination tickets (T1-T4).
 ``claims``   -- claiming routes (K1-K4).
 ``tunnels``  -- tunnel reveals and payments (U1-U7).
-``ending``   -- the end of a turn and of the game (E1), and passing.
+``ending``   -- the end of a turn and of the game (E1).
+``passing``  -- passing when nothing else is legal (policy).
 ``payments`` -- which cards may pay for a route or a tunnel (K1, K2, U2, U5, U7).
 ``tracks``   -- which parallel tracks are still open (K3).
 ``scoring``  -- route points, tickets, longest path, end-of-game bonuses (E2-E6).

@@ -1,15 +1,13 @@
-"""The end of a turn and of the game (E1), and passing (policy).
+"""The end of a turn and of the game (E1); passing is in ``passing`` (it needs every family).
 
 * E1: once a team has 4 or fewer trains, every player, the triggering one included, gets one
   final turn; then the game is over.
-* Policy: a seat with no legal action passes; when every seat passes in a row the game ends.
+* Policy: when every seat passes in a row the game ends.
 """
 
 from __future__ import annotations
 
-from .. import actions as act
-from ..errors import WrongPhase
-from ..events import FinalRound, Over, Passed
+from ..events import FinalRound, Over
 from ..state import END_TRIGGER_TRAINS, GameState, Phase
 from . import deck
 
@@ -35,24 +33,3 @@ def end_turn(state: GameState, passed: bool = False) -> None:
         deck.log(state, Over())
         return
     state.to_move = (seat + 1) % state.players
-
-
-def has_other_action(state: GameState) -> bool:
-    """Could the seat to move do anything but pass in this TURN (draw, claim, tickets)?"""
-    from .claims import claimable_routes  # claims ends its turns here, so it is imported late
-
-    seat = state.to_move
-    return (state.can_draw_from_deck() or any(c is not None for c in state.face_up)
-            or bool(state.ticket_deck) or bool(state.tickets[seat])
-            or bool(claimable_routes(state, seat)))
-
-
-def check_pass(state: GameState, a: act.Pass) -> None:
-    if has_other_action(state):
-        raise WrongPhase("D4", "you may pass only when you have no other legal action")
-
-
-def do_pass(state: GameState, a: act.Pass) -> None:
-    deck.log(state, Passed(seat=state.to_move))
-    state.passes_in_a_row += 1
-    end_turn(state, passed=True)
