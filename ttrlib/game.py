@@ -482,7 +482,6 @@ class Game:
             return "you may pass only when you have no other legal action"
         return f"{name} is not possible now: {waits}"
 
-
     def route_problem(self, seat: int, route_id: str) -> tuple[str, str] | None:
         """Why ``seat`` may not claim ``route_id`` whatever cards it lays, as ``(rule, reason)``:
         the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
