@@ -44,7 +44,7 @@ Policies where the rulebook is silent (documented in the lessons and tested):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -76,13 +76,9 @@ from .state import (  # noqa: F401 (re-exported: lessons and tests import them f
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
 
-#: The state's fields, read and set on a ``Game`` by name (lessons, tests and ``ttrlib.save``).
-STATE_FIELDS = (
-    "board", "players", "rng", "draw_pile", "discard", "face_up", "hands", "holders",
-    "known_hand", "known_holder", "trains", "owners", "ticket_deck", "tickets", "team_tickets",
-    "offers", "setup_choices", "phase", "to_move", "drawn", "taken_slot", "first_to", "tunnel",
-    "final_turns_left", "passes_in_a_row", "turns",
-)
+#: The state's fields, read and set on a ``Game`` by name (lessons, tests and ``ttrlib.save``);
+#: ``events`` has its own property, and the held events never leave an action.
+STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name not in ("events", "held"))
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,8 @@ class GameState:
     events: list[Event] = field(default_factory=list)
     # A C6 reshuffle happens while a card is taken, before the step that caused it is logged;
     # its event waits here and is logged right after that one (or at the end of the action).
-    # Always empty between actions, so it is not part of a saved game.
+    # ``Game.apply`` logs what is still held at the end of the action: always empty between
+    # actions, so it is not part of a saved game.
     held: list[Event] = field(default_factory=list, repr=False)
 
     @classmethod
@@ -109,6 +110,8 @@ class GameState:
         if rng is None:
             rng = np.random.Generator(type(self.rng.bit_generator)(0))
             rng.bit_generator.state = self.rng.bit_generator.state
+        # positional, in field order (fast: games are copied for every simulated claim);
+        # tests/test_rule_families.py checks that every field is copied and no list is shared
         return GameState(
             self.board, self.players, rng, list(self.draw_pile), list(self.discard),
             list(self.face_up), list(self.hands), list(self.holders), list(self.known_hand),
