@@ -83,7 +83,7 @@ def test_may_now_walks_through_every_step_of_example_1():
 def test_the_stacked_position_resets_twice_after_the_placing():
     game = card_splits.stacked_reset_position()
     game.apply(act.DrawCard(0))
-    assert not any(e["kind"] == "reset" for e in game.events)  # nothing before the placing
+    assert not any(e.kind == "reset" for e in game.events)  # nothing before the placing
     game.apply(act.PlaceCard("hand"))
-    assert sum(e["kind"] == "reset" for e in game.events) == 2  # counted by hand: 2 rows of 5
+    assert sum(e.kind == "reset" for e in game.events) == 2  # counted by hand: 2 rows of 5
     assert len(game.discard) == 10

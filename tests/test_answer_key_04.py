@@ -86,9 +86,9 @@ def test_taken_back_u3_u4():
 def test_revealed_count_u6():
     game, before = attempt("revealed-count")
     event = tunnels.last_attempt(game)
-    assert game.board.route(event["route"]).tunnel > len(event["revealed"])
-    assert KEY["revealed-count"].answer == len(event["revealed"])
-    assert len(event["revealed"]) == before.draw_pile_size + len(before.discard)
+    assert game.board.route(event.route).tunnel > len(event.revealed)
+    assert KEY["revealed-count"].answer == len(event.revealed)
+    assert len(event.revealed) == before.draw_pile_size + len(before.discard)
 
 
 def test_lesson_04_types_no_tunnel_sizes_by_hand():

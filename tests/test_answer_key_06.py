@@ -37,7 +37,7 @@ def test_who_plays_last():
     game = lesson.last_turn_position()
     assert seat_name(game.to_move) == "B1"
     game.apply(lesson.last_turn_claim())
-    assert any(e["kind"] == "final_round" for e in game.events)
+    assert any(e.kind == "final_round" for e in game.events)
     bots = [GreedyBot(seed=s) for s in range(game.players)]
     seats = []
     while game.phase is not Phase.OVER:

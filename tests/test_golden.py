@@ -28,6 +28,7 @@ from ttrlib import actions as act
 from ttrlib.bots import GreedyBot, RandomBot
 from ttrlib.cards import CardCounts
 from ttrlib.game import Game, PlayerView
+from ttrlib.narration import text
 
 GOLDEN = Path(__file__).parent / "golden"
 #: name -> (players, bot kind, seed)
@@ -70,7 +71,7 @@ def playthrough(players: int, kind: str, seed: int) -> list[dict]:
     game = Game.new(players=players, seed=seed)
     bot = RandomBot if kind == "random" else GreedyBot
     bots = [bot(seed=seed * 10 + s) for s in range(players)]
-    lines = [{"setup": [e["text"] for e in game.events],
+    lines = [{"setup": [text(e) for e in game.events],
               "views": [view_digest(game.view(s)) for s in range(players)]}]
     while not game.is_over:
         seat = game.to_move
@@ -82,7 +83,7 @@ def playthrough(players: int, kind: str, seed: int) -> list[dict]:
         game.apply(action)
         lines.append({
             "seat": seat, "phase": phase, "legal": len(legal), "action": plain(action),
-            "events": [e["text"] for e in game.events[before:]],
+            "events": [text(e) for e in game.events[before:]],
             "views": [view_digest(game.view(s)) for s in range(players)],
         })
     lines.append({"scores": [s.total for s in game.scores()]})

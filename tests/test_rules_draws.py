@@ -18,6 +18,7 @@ from ttrlib.board import board_from_dict
 from ttrlib.cards import EMPTY, CardCounts, Color, standard_deck
 from ttrlib.errors import IllegalDraw, IllegalMove, WrongPhase
 from ttrlib.game import MAX_FACE_UP_RESETS, Game, Phase
+from ttrlib.narration import text
 
 L = Color.LOCOMOTIVE
 RED, BLUE, GREEN, WHITE = Color.RED, Color.BLUE, Color.GREEN, Color.WHITE
@@ -47,7 +48,7 @@ def position(*, dump=3, **kw) -> Game:
 
 
 def kinds(g: Game) -> Counter:
-    return Counter(e["kind"] for e in g.events)
+    return Counter(e.kind for e in g.events)
 
 
 def draw_sources(g: Game) -> set:
@@ -401,9 +402,9 @@ def test_D3_policy_C5_and_C6_run_after_the_placement_and_are_logged_after_it():
                  discard=CardCounts(locomotive=1) + CardCounts(white=5))
     g.apply(act.DrawCard(2))
     assert g.discard and not g.draw_pile, "nothing reshuffled before the placement"
-    assert [e["kind"] for e in g.events] == ["draw"]
+    assert [e.kind for e in g.events] == ["draw"]
     g.apply(act.PlaceCard("cardholder"))
-    after = [e["kind"] for e in g.events]
+    after = [e.kind for e in g.events]
     assert after[:2] == ["draw", "place"]
     assert "reshuffle" in after[2:]
     assert g.phase is Phase.SECOND_CARD and g.holders[0] == CardCounts(red=1)
@@ -520,8 +521,8 @@ def test_T1_ticket_ids_must_be_strings():
 def test_C6_a_reshuffle_is_logged_after_the_first_draw_that_caused_it():
     g = position(face_up=ROW, draw_pile=[], discard=CardCounts(white=5))
     g.apply(act.DrawCard("deck"))  # the pile is empty: the discard is shuffled in first
-    assert [e["kind"] for e in g.events] == ["draw", "reshuffle"]
-    assert g.events[-1]["text"] == ("the draw pile is empty: 5 discarded cards shuffled into a "
+    assert [e.kind for e in g.events] == ["draw", "reshuffle"]
+    assert text(g.events[-1]) == ("the draw pile is empty: 5 discarded cards shuffled into a "
                                     "new draw pile (C6)")
 
 
@@ -530,6 +531,6 @@ def test_C6_a_reshuffle_is_logged_after_the_second_draw_that_caused_it():
     g.apply(act.DrawCard("deck"))
     g.apply(act.PlaceCard("hand"))
     g.apply(act.DrawCard("deck"))
-    assert [e["kind"] for e in g.events] == ["draw", "place", "draw", "reshuffle"]
-    assert g.events[-1]["text"] == ("the draw pile is empty: 1 discarded card shuffled into a "
+    assert [e.kind for e in g.events] == ["draw", "place", "draw", "reshuffle"]
+    assert text(g.events[-1]) == ("the draw pile is empty: 1 discarded card shuffled into a "
                                     "new draw pile (C6)")

@@ -16,6 +16,7 @@ from ttrlib.board import board_from_dict
 from ttrlib.cards import EMPTY, CardCounts, standard_deck
 from ttrlib.errors import IllegalMove, IllegalTickets, SetupError, WrongPhase
 from ttrlib.game import Game, Phase, seat_name
+from ttrlib.narration import text
 
 _CITIES = ["Alma", "Bata", "Cora", "Dena", "Enna", "Fara", "Gola"]
 IDS = [f"T{i:02d}" for i in range(30)]
@@ -402,25 +403,25 @@ def test_C7_both_teammates_use_the_same_two_cardholders():
 def test_T2_T4_log_texts_say_1_ticket_and_2_tickets():
     g = midgame(tickets=[["T20", "T26", "T27"], ["T21"], [], []])
     g.apply(act.ShareTickets(["T26"]))
-    assert g.events[-1]["text"] == "A1 shares 1 ticket (T4)"
+    assert text(g.events[-1]) == "A1 shares 1 ticket (T4)"
     g.apply(act.ShareTickets(["T21"]))
     g.apply(act.DrawTickets())  # B1 draws 4
-    assert g.events[-1]["text"] == "B1 draws 4 tickets"
+    assert text(g.events[-1]) == "B1 draws 4 tickets"
     g.apply(act.KeepTickets(["T00"], share="T00"))
-    assert g.events[-1]["text"] == "B1 keeps 1 ticket, shares 1, returns 3 (T2, T3)"
+    assert text(g.events[-1]) == "B1 keeps 1 ticket, shares 1, returns 3 (T2, T3)"
     g.apply(act.DrawTickets())  # B2
     g.apply(act.KeepTickets(["T04", "T05"], share="T04"))  # offered T04-T07
-    assert g.events[-1]["text"] == "B2 keeps 2 tickets, shares 1, returns 2 (T2, T3)"
+    assert text(g.events[-1]) == "B2 keeps 2 tickets, shares 1, returns 2 (T2, T3)"
     g.apply(act.ShareTickets(["T20", "T27"]))
-    assert g.events[-1]["text"] == "A1 shares 2 tickets (T4)"
-    assert not any("(s)" in e["text"] for e in g.events)
+    assert text(g.events[-1]) == "A1 shares 2 tickets (T4)"
+    assert not any("(s)" in text(e) for e in g.events)
 
 
 def test_T2_one_ticket_left_is_drawn_as_1_ticket():
     team = [["T22", "T23"], [t for t in IDS if t not in {"T05", "T20", "T21", "T22", "T23"}]]
     g = midgame(team_tickets=team, ticket_deck=["T05"])
     g.apply(act.DrawTickets())
-    assert g.events[-1]["text"] == "A1 draws 1 ticket"
+    assert text(g.events[-1]) == "A1 draws 1 ticket"
 
 
 def test_C2_player_counts_constant():

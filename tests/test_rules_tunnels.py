@@ -15,6 +15,7 @@ from ttrlib.board import board_from_dict
 from ttrlib.cards import EMPTY, CardCounts, Color, standard_deck
 from ttrlib.errors import IllegalMove, IllegalTunnelPayment, WrongPhase
 from ttrlib.game import Game, Phase
+from ttrlib.narration import text
 
 L = Color.LOCOMOTIVE
 RED, BLUE, GREEN, WHITE = Color.RED, Color.BLUE, Color.GREEN, Color.WHITE
@@ -90,7 +91,7 @@ def test_U1_the_tunnel_number_is_how_many_cards_are_revealed(route, n, cards):
     assert g.owners[route] == 0
     assert g.draw_pile == [BLACK, GREEN]
     assert discard_counts(g) == C(orange=n) + cards
-    assert [e for e in g.events if e["kind"] == "tunnel"][-1]["revealed"] == ["orange"] * n
+    assert list([e for e in g.events if e.kind == "tunnel"][-1].revealed) == ["orange"] * n
 
 
 def test_U1_U2_a_route_that_is_not_a_tunnel_reveals_nothing():
@@ -269,9 +270,9 @@ def test_U6_reshuffle_mid_reveal_laid_cards_stay_out_of_it():
     g = position(hands=[C(red=4)], draw_pile=[GREEN, BLUE], discard=C(white=5))
     g.apply(act.Claim("tun4", hand=C(red=2)))
     # the 2 cards of the pile, then 2 from the reshuffled discard (all white)
-    revealed = [e for e in g.events if e["kind"] == "tunnel"][-1]["revealed"]
+    revealed = list([e for e in g.events if e.kind == "tunnel"][-1].revealed)
     assert revealed == ["green", "blue", "white", "white"]
-    assert any(e["kind"] == "reshuffle" for e in g.events)
+    assert any(e.kind == "reshuffle" for e in g.events)
     assert g.draw_pile == [WHITE] * 3  # the laid reds were not shuffled in
     # nothing matched: claimed; revealed and laid cards go to the (new) discard
     assert g.owners["tun4"] == 0
@@ -304,7 +305,7 @@ def test_U6_nothing_left_to_reveal_the_tunnel_is_claimed_with_no_extra_cost():
     g.apply(act.Claim("tun4", hand=C(red=2)))
     assert g.owners["tun4"] == 0 and g.trains[0] == 25
     assert g.tunnel is None and g.phase is Phase.TURN and g.to_move == 1
-    assert [e for e in g.events if e["kind"] == "tunnel"][-1]["revealed"] == []
+    assert list([e for e in g.events if e.kind == "tunnel"][-1].revealed) == []
     assert discard_counts(g) == C(red=2)
 
 
@@ -347,18 +348,18 @@ def test_U1_C6_a_reshuffle_during_the_reveal_is_logged_after_the_claim():
     # 2 cards on the pile, 4 to reveal: the discard (2 greens) is shuffled in after 2 reveals
     g = position(hands=[C(red=2)], draw_pile=[BLUE, WHITE], discard=C(green=2))
     g.apply(act.Claim("tun4", hand=C(red=2)))
-    assert [e["kind"] for e in g.events] == ["tunnel", "reshuffle", "claim"]
-    assert "revealed blue, white, green, green; 0 extra cards owed (U1, U2)" in g.events[0]["text"]
+    assert [e.kind for e in g.events] == ["tunnel", "reshuffle", "claim"]
+    assert "revealed blue, white, green, green; 0 extra cards owed (U1, U2)" in text(g.events[0])
 
 
 def test_U2_log_and_error_say_1_extra_card_and_2_more_cards():
     g = position(hands=[C(red=4)], draw_pile=[RED, BLUE, WHITE, GREEN])
     g.apply(act.Claim("tun4", hand=C(red=2)))
-    assert g.events[-1]["text"].endswith("revealed red, blue, white, green; 1 extra card owed "
+    assert text(g.events[-1]).endswith("revealed red, blue, white, green; 1 extra card owed "
                                          "(U1, U2)")
     err = rejected(g, act.PayTunnel(hand=C(red=2)), "U2")
     assert "exactly 1 more card; you offered 2" in str(err)
     g = position(hands=[C(red=4)], draw_pile=[RED, L, WHITE, GREEN])
     g.apply(act.Claim("tun4", hand=C(red=2)))
-    assert "2 extra cards owed" in g.events[-1]["text"]
+    assert "2 extra cards owed" in text(g.events[-1])
     assert "exactly 2 more cards; you offered 1" in str(rejected(g, act.PayTunnel(hand=C(red=1)), "U2"))

@@ -195,7 +195,7 @@ def test_the_random_generator_state_carries_on_through_a_reshuffle():
         actions.append(action)
         game.apply(action)
     final = game.to_json()
-    reshuffles = [i for i, e in enumerate(game.events) if e["kind"] == "reshuffle"]
+    reshuffles = [i for i, e in enumerate(game.events) if e.kind == "reshuffle"]
     assert reshuffles, "the test game should reshuffle the discard at least once (C6)"
     for start, text in saves.items():
         resumed = Game.from_json(text)

@@ -78,7 +78,7 @@ def unseen_by_location(g: Game, seat: int) -> CardCounts:
     for team in range(g.teams):
         if team != seat // 2:
             out += g.holders[team] - g.known_holder[team]
-    if g.phase is Phase.PLACE_CARD and g.to_move != seat and g.events[-1]["card"] is None:
+    if g.phase is Phase.PLACE_CARD and g.to_move != seat and g.events[-1].card is None:
         out += CardCounts.of([g.drawn])
     return out
 
@@ -317,7 +317,7 @@ def test_I1_a_card_drawn_from_the_deck_is_seen_by_the_drawer_only():
     for seat in (1, 2, 3):
         v = check_view(g, seat)
         assert v.drawn_card is None
-        assert all(e.get("card") is None for e in v.events if e["kind"] == "draw")
+        assert all(e.card is None for e in v.events if e.kind == "draw")
     assert check_view(g, 0).unseen[RED] == g.view(1).unseen[RED] - 1
     g.apply(act.PlaceCard("hand"))
     g.apply(act.DrawCard("deck"))

@@ -52,7 +52,7 @@ def test_legal_actions_only_on_the_seats_move_and_apply_refuses_other_turns():
     assert exc.value.rule == "C2" and "A1's move" in exc.value.reason
     assert game.to_json() == before  # nothing changed
     news = a1.apply(act.DrawCard("deck"))
-    assert [e["kind"] for e in news] == ["draw"] and a1.events() == a1.view().events
+    assert [e.kind for e in news] == ["draw"] and a1.events() == a1.view().events
 
 
 def test_scores_count_other_seats_private_tickets_only_at_the_end():

@@ -388,6 +388,6 @@ def test_the_log_tells_the_pick_before_the_reset_it_caused():
     s = CardSplitStepper(game)
     s.take[2].click()  # red; its replacement is the third locomotive: the row is reset (C5)
     s.to_hand.click()
-    kinds = [e["kind"] for e in s.view().events]
+    kinds = [e.kind for e in s.view().events]
     assert "reset" in kinds
     assert kinds.index("draw") < kinds.index("reset")

@@ -20,20 +20,57 @@ action              what it does                                          rules
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from .cards import EMPTY, CardCounts
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlong = 40
 
-def _as_cards(value) -> CardCounts:
+
+def short(value: Any) -> str:
+    """``repr(value)`` cut to a few dozen characters: an error message never echoes a huge
+    value (a 50 MB string, a 5,000-digit integer)."""
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # a repr that fails (an integer too long to print, a broken object)
+        return f"<{type(value).__name__}>"
+
+
+def clip(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters (a list of many ids in a message)."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _as_cards(value) -> Any:
+    """Cards given as ``CardCounts``, a colour -> count table or a list of colours. A value
+    that is none of these is kept as given: the rules' check names the field (K1)."""
     if isinstance(value, CardCounts):
         return value
     if value is None:
         return EMPTY
-    if isinstance(value, dict):
-        return CardCounts(value)
-    return CardCounts.of(value)
+    try:
+        if isinstance(value, dict):
+            return CardCounts(value)
+        if not isinstance(value, (str, bytes)):
+            return CardCounts.of(value)
+    except Exception:  # whatever the value does when read, the rules' check names the field
+        pass
+    return value
+
+
+def _as_ids(value) -> Any:
+    """Ticket ids as a frozenset; one id given alone is that id (``KeepTickets("T04", "T04")``
+    keeps T04). A value that is not a collection of ids is kept as given for the check."""
+    if isinstance(value, str):
+        return frozenset([value])
+    try:
+        return frozenset(value)
+    except Exception:  # not iterable, unhashable items, or worse: the check names the field
+        return value
 
 
 @dataclass(frozen=True)
@@ -45,7 +82,7 @@ class KeepTickets:
     share: str
 
     def __init__(self, keep, share: str):
-        object.__setattr__(self, "keep", frozenset(keep))
+        object.__setattr__(self, "keep", _as_ids(keep))
         object.__setattr__(self, "share", share)
 
 
@@ -119,9 +156,7 @@ class ShareTickets:
     tickets: frozenset[str]
 
     def __init__(self, tickets):
-        if isinstance(tickets, str):
-            tickets = [tickets]
-        object.__setattr__(self, "tickets", frozenset(tickets))
+        object.__setattr__(self, "tickets", _as_ids(tickets))
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from . import actions as act
 from .bots import GreedyBot
 from .errors import WrongPhase
+from .events import Event
 from .game import Game, Phase, PlayerView, seat_name
 from .rules import payments
 from .rules.scoring import TeamScore, score
@@ -97,7 +98,7 @@ class SeatSession:
     def view(self) -> PlayerView:
         return self._game.view(self.seat)
 
-    def events(self) -> tuple[dict, ...]:
+    def events(self) -> tuple[Event, ...]:
         """The public log as this seat may read it (``view().events``)."""
         return self.view().events
 
@@ -163,7 +164,7 @@ class SeatSession:
         return {r.id for r in self._open_routes()}
 
     # --- acting ------------------------------------------------------------------------------
-    def apply(self, action: act.Action) -> list[dict]:
+    def apply(self, action: act.Action) -> list[Event]:
         """Apply this seat's action; returns the events it caused (as this seat may read them).
         Another seat's turn raises ``WrongPhase`` (C2) and changes nothing."""
         if not self.my_turn:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from urllib.parse import parse_qs
 
 from .. import display as pics
+from .. import narration
 from ..cards import EMPTY
 from ..errors import IllegalMove
 from ..game import Game
@@ -126,7 +127,7 @@ def say(markdown: str) -> None:
 
 def log_markdown(game, since: int = 0) -> str:
     """What the engine reported since event number ``since`` (the public log), as a list."""
-    lines = [f"- {event['text']}" for event in game.events[since:]]
+    lines = [f"- {line}" for line in narration.lines(game.events[since:])]
     return "\n".join(lines) or "- (nothing happened)"
 
 

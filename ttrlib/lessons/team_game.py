@@ -45,10 +45,10 @@ def watched_game(seed: int):
 
 def final_round_html(game: Game, notes: list) -> str:
     """Who triggered the final round (E1), the team's trains then, and the final turns in order."""
-    trigger = next(e for e in game.events if e["kind"] == "final_round")
+    trigger = next(e for e in game.events if e.kind == "final_round")
     first = next(i for i, (_, final, _) in enumerate(notes) if final)
     trains = notes[first][2]
-    seat = trigger["seat"]
+    seat = trigger.seat
     team = seat // 2
     final_turns: list[int] = []
     for s, _, _ in notes[first:]:

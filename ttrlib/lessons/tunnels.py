@@ -13,6 +13,7 @@ from fractions import Fraction
 from .. import actions as act
 from .. import display as pics
 from ..cards import CardCounts, Color
+from ..events import TunnelTried
 from ..game import Game, seat_name
 from ..odds import matching_count
 from ..rules.payments import matches
@@ -39,9 +40,9 @@ def tunnels_table_html(board) -> str:
 
 
 # --- one attempt --------------------------------------------------------------------------------
-def last_attempt(game: Game) -> dict:
+def last_attempt(game: Game) -> TunnelTried:
     """The public record of the last tunnel attempt (the revealed cards are public, U1)."""
-    return [e for e in game.events if e["kind"] == "tunnel"][-1]
+    return [e for e in game.events if e.kind == "tunnel"][-1]
 
 
 def paid_words(color: str) -> str:
@@ -51,11 +52,11 @@ def paid_words(color: str) -> str:
 def reveal_html(game: Game) -> str:
     """The cards turned up by the last tunnel attempt, the matching ones ringed (U2, U5)."""
     event = last_attempt(game)
-    cards, colour = event["revealed"], Color(event["color"])
-    hits = [i for i, c in enumerate(cards) if matches(Color(c), colour)]
+    cards = [c.value for c in event.revealed]
+    hits = [i for i, c in enumerate(event.revealed) if matches(c, event.color)]
     return pics.card_row_html(
-        cards, title=f"Paid {paid_words(event['color'])}: {len(cards)} revealed, "
-                     f"{event['extra']} extra owed", highlight=hits,
+        cards, title=f"Paid {paid_words(event.color.value)}: {len(cards)} revealed, "
+                     f"{event.extra} extra owed", highlight=hits,
         labels=["match" if i in hits else "" for i in range(len(cards))],
         empty_text="nothing to reveal")
 
@@ -67,16 +68,17 @@ def reveals_html(*games: Game) -> str:
 def attempt_words(game: Game) -> str:
     """What the last attempt turned up and what it costs, in a sentence (U1, U2, U5, U6)."""
     event = last_attempt(game)
-    route = game.board.route(event["route"])
-    n, extra = len(event["revealed"]), event["extra"]
+    route = game.board.route(event.route)
+    n, extra = len(event.revealed), event.extra
     short = "" if n == route.tunnel else (f" (it reveals {route.tunnel}, but only {n} cards "
                                           "existed, U6)")
-    match = "revealed locomotive" if event["color"] == "locomotive" else \
-        f"revealed {event['color']} card or locomotive"
+    color = event.color.value
+    match = "revealed locomotive" if color == "locomotive" else \
+        f"revealed {color} card or locomotive"
     owed = ("nothing more: the tunnel is claimed" if extra == 0 else
             f"**{extra} extra card{'s' if extra != 1 else ''}**, or the cards go back")
     return (f"{route.a} – {route.b} turned up {n} card{'s' if n != 1 else ''}{short}. Paid "
-            f"{paid_words(event['color'])}, each {match} asks for one more card: {owed}.")
+            f"{paid_words(color)}, each {match} asks for one more card: {owed}.")
 
 
 def payments_html(game: Game) -> str:

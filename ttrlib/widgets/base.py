@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as w
 
-from .. import display
+from .. import display, narration
 from ..errors import IllegalMove
+from ..events import Event
 from ..game import Game, Phase, PlayerView, seat_name, team_name
 from ..session import SeatSession
 
@@ -187,9 +188,13 @@ class LessonWidget(w.VBox):
             direction="row",
         )
 
-    def events_html(self, events: Sequence[dict], last: int = 6) -> str:
-        """The last events of the public log this seat reads (newest last)."""
-        items = "".join(f"<li>{html.escape(e['text'])}</li>" for e in list(events)[-last:])
+    def events_html(self, events: Sequence[Event], last: int = 6, *,
+                    face_down: Event | None = None) -> str:
+        """The last events of the public log as this seat reads them (newest last); the tunnel
+        attempt ``face_down`` is told without the cards still face down on the screen (U1)."""
+        items = "".join(
+            f"<li>{html.escape(narration.text(e, self.seat, reveal=e is not face_down))}</li>"
+            for e in list(events)[-last:])
         return f"<div class='ttr-log'><b>What happened</b><ol>{items}</ol></div>" if items else ""
 
     def render(self) -> None:

@@ -14,7 +14,7 @@ import html
 import ipywidgets as w
 
 from .. import actions as act
-from .. import display
+from .. import display, narration
 from ..board import Board
 from ..errors import SaveError
 from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
@@ -249,7 +249,7 @@ class TeamGame(LessonWidget):
         n = len(self.view().events)
         if not self.act(action):
             return False
-        news = [e["text"] for e in self.view().events[n:]]
+        news = narration.lines(self.view().events[n:], self.seat)
         text = " ".join(t.rstrip(".") + "." for t in news)
         self.say(f"{success} {text}".strip() or "Done.", "success")
         return True

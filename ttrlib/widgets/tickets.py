@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 from .. import actions as act
-from .. import display
+from .. import display, narration
 from ..board import Board
 from ..display import hidden_tickets_html, ticket_table_html  # kept importable from here
 from ..game import Game, Phase, PlayerView, seat_name, team_name
@@ -249,8 +249,8 @@ class TicketStepper(LessonWidget):
         info = self.last_draw or {"before": None, "during": view.ticket_deck_size + len(rejected)}
         info.update(offer=tuple(offer), rejected=rejected, after=view.ticket_deck_size,
                     shared=action.share)
-        mine = [e for e in view.events if e["kind"] == "keep_tickets" and e["seat"] == view.seat]
-        info["log"] = mine[-1]["text"] if mine else ""
+        mine = [e for e in view.events if e.kind == "keep_tickets" and e.seat == view.seat]
+        info["log"] = narration.text(mine[-1], view.seat) if mine else ""
         self.last_draw = info
         kept = display.plural(len(action.keep), "ticket")
         self.say(f"You kept {kept} and shared {action.share}; {len(rejected)} went to the "

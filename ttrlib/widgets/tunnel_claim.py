@@ -19,7 +19,7 @@ from .. import actions as act
 from .. import display, odds
 from ..cards import CardCounts, Color
 from ..errors import IllegalMove
-from ..game import Game, Phase, PlayerView, seat_name
+from ..game import Game, Phase, PlayerView
 from ..lessons import chance_words
 from ..lessons.tunnels import practice_position
 from ..rules.payments import matches
@@ -243,7 +243,7 @@ class TunnelClaimStepper(LessonWidget):
             self.say(exc.reason, "error", rule=exc.rule)
             self.render()
             return
-        tunnel = [e for e in events if e["kind"] == "tunnel"]
+        tunnel = [e for e in events if e.kind == "tunnel"]
         self.shown = 0
         if not tunnel:
             self.attempt = None
@@ -251,9 +251,8 @@ class TunnelClaimStepper(LessonWidget):
                      "success", rule="K4")
         else:
             e = tunnel[-1]
-            self.attempt = {"before": before, "claim": claim, "extra": e["extra"],
-                            "revealed": [Color(c) for c in e["revealed"]],
-                            "color": Color(e["color"])}
+            self.attempt = {"before": before, "claim": claim, "extra": e.extra,
+                            "revealed": list(e.revealed), "color": e.color, "event": e}
             if not self.attempt["revealed"]:
                 self.say("There was nothing left to reveal, so the tunnel is yours with no extra "
                          "cost (U6).", "success", rule="U6")
@@ -375,14 +374,11 @@ class TunnelClaimStepper(LessonWidget):
                   and view.my_turn and view.phase is Phase.TURN)
         highlight(self.others, not turning and not view.my_turn and not self.session.is_over)
         self.cards.value = self.cards_html(view)
-        events = list(view.events)
-        if turning:
-            claim = self.attempt["claim"]
-            route = view.board.route(claim.route)
-            events.append({"text": f"{seat_name(self.seat)} lays down "
-                           f"{claim.cards.describe()} for the tunnel {route.a} - {route.b}; its "
-                           "cards are turned up one by one... (U1)"})
-        self.history.value = self.events_html(events)
+        events, face_down = list(view.events), None
+        if turning:  # the log as the cards were laid, then the attempt told face down (U1)
+            face_down = self.attempt["event"]
+            events.append(face_down)
+        self.history.value = self.events_html(events, face_down=face_down)
 
     def _paint_reveal(self) -> None:
         highlight(self.turn_next, self.turning)

@@ -1,0 +1,72 @@
+"""Typed events (``ttrlib.events``) and their narration (``ttrlib.narration``).
+
+* Every event a game logs goes to a JSON table and back unchanged (``to_dict`` / ``from_dict``).
+* A bad table is refused with ``SaveError`` naming the field.
+* Narration words the facts; a tunnel attempt still face down is told without its cards (U1).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ttrlib import CardCounts, Color, Game, SaveError
+from ttrlib import actions as act
+from ttrlib.bots import RandomBot
+from ttrlib.events import KINDS, Claimed, Draw, Event, TunnelTried
+from ttrlib.narration import text
+
+
+def played(seed: int, players: int) -> Game:
+    game = Game.new(players=players, seed=seed)
+    bots = [RandomBot(seed=seed + s) for s in range(players)]
+    while not game.is_over:
+        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
+    return game
+
+
+def test_every_logged_event_round_trips_through_json():
+    kinds = set()
+    for seed, players in ((5, 4), (6, 6)):
+        for e in played(seed, players).events:
+            kinds.add(e.kind)
+            table = json.loads(json.dumps(e.to_dict()))
+            assert Event.from_dict(table) == e
+    assert {"setup", "draw", "place", "claim", "over"} <= kinds <= set(KINDS)
+
+
+def test_a_deck_draw_never_names_its_card():
+    # I1: the log is public; a card drawn from the deck is known only to the drawer
+    game = Game.from_position(draw_pile=["red", "blue", "green"])
+    game.apply(act.DrawCard("deck"))
+    assert game.events[-1] == Draw(seat=0, step="first", slot=None, card=None)
+    assert "red" not in json.dumps(game.events[-1].to_dict())
+
+
+@pytest.mark.parametrize("table,field", [
+    ({}, "kind"), ({"kind": "nonsense"}, "kind"), ("claim", "table"),
+    ({"kind": "pass"}, "seat"), ({"kind": "pass", "seat": 9}, "seat"),
+    ({"kind": "pass", "seat": 0, "text": "A1 passes"}, "text"),
+    ({"kind": "reshuffle", "seat": None, "count": -1}, "count"),
+    ({"kind": "claim", "seat": 0, "route": "r", "a": "A", "b": "B", "cards": {"red": "2"}},
+     "cards"),
+    ({"kind": "tunnel", "seat": 0, "route": "r", "a": "A", "b": "B", "cards": {},
+      "revealed": ["pink"], "extra": 0, "color": "red"}, "revealed"),
+])
+def test_a_bad_event_table_is_refused_naming_the_field(table, field):
+    with pytest.raises(SaveError, match=field):
+        Event.from_dict(table)
+
+
+def test_narration_words_the_facts():
+    # the sentences written out by hand
+    claim = Claimed(seat=3, route="x", a="Kabul", b="Delhi", cards=CardCounts(red=2, locomotive=1))
+    assert text(claim) == "B2 claims Kabul - Delhi with 2 red, 1 locomotive"
+    tunnel = TunnelTried(seat=0, route="t", a="Lhasa", b="Kathmandu", cards=CardCounts(blue=2),
+                         revealed=(Color.BLUE, Color.RED), extra=1, color=Color.BLUE)
+    assert text(tunnel) == ("A1 tries the tunnel Lhasa - Kathmandu: revealed blue, red; "
+                            "1 extra card owed (U1, U2)")
+    assert text(tunnel, 1, reveal=False) == (
+        "A1 lays down 2 blue for the tunnel Lhasa - Kathmandu; its cards are turned up one by "
+        "one... (U1)")

@@ -1,0 +1,159 @@
+"""Claiming a route (K1-K4): which routes are open and payable, the check and the effect.
+
+A claim lays cards from the seat's own hand and its team's train cardholder (K1), exactly the
+route's length in one colour plus locomotives (K2), on an open track (K3); the cards go to the
+discard pile (K4). A tunnel route then reveals cards (U1, ``ttrlib.rules.tunnels``).
+"""
+
+from __future__ import annotations
+
+from .. import actions as act
+from ..board import Board, Route
+from ..cards import CardCounts, Color
+from ..errors import IllegalClaim, IllegalMove
+from ..events import Claimed
+from ..state import GameState
+from ..words import plural
+from . import deck, payments, tracks
+from .ending import end_turn
+
+
+# --- which routes --------------------------------------------------------------------------------
+def is_open(state: GameState, route: Route, seat: int) -> bool:
+    """Unclaimed, and K3 lets ``seat`` claim it."""
+    return route.id not in state.owners and (
+        not route.group
+        or tracks.closed_reason(state.board, route, state.owners, seat, state.players) is None)
+
+
+def open_routes(state: GameState, seat: int) -> dict:
+    """Route colour -> ``(length, board index, route)`` of the routes open to ``seat``, sorted
+    by length (``Game`` keeps these per seat and brings them up to date)."""
+    return {color: [row for row in rows if is_open(state, row[2], seat)]
+            for color, rows in routes_by_colour(state.board).items()}
+
+
+def claimable_in(table: dict, trains: int, reach: dict) -> list[Route]:
+    """The routes of ``table`` (see ``open_routes``) that ``trains`` and cards with
+    ``reach`` (``payments.longest_payable``) pay for (K1, K2), in board order."""
+    found = []
+    for color, by_length in table.items():
+        limit = min(trains, reach[color])
+        if not limit:
+            continue
+        for length, index, r in by_length:
+            if length > limit:
+                break  # sorted by length: no longer route of this colour is payable
+            found.append((index, r))
+    found.sort()
+    return [r for _, r in found]
+
+
+def claimable_routes(state: GameState, seat: int) -> list[Route]:
+    """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
+    reach = payments.longest_payable(state.hands[seat] + state.holders[seat // 2])
+    return claimable_in(open_routes(state, seat), state.trains[seat], reach)
+
+
+def route_problem(state: GameState, seat: int, route_id: str) -> tuple[str, str] | None:
+    """Why ``seat`` may not claim ``route_id`` whatever cards it lays, as ``(rule, reason)``:
+    the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
+    depend only on public facts, so any seat may be told."""
+    route = state.board.route(route_id)
+    why = tracks.closed_reason(state.board, route, state.owners, seat, state.players)
+    if why:
+        return "K3", why
+    if state.trains[seat] < route.length:
+        return "K2", (f"{route.a} - {route.b} needs {plural(route.length, 'train')} and you "
+                      f"have {state.trains[seat]} left")
+    return None
+
+
+# --- the cards -----------------------------------------------------------------------------------
+_CARDS = "train cards, e.g. CardCounts(red=2) or {'red': 2}"
+
+
+def check_cards_fields(a, error: type[IllegalMove]) -> None:
+    """The card fields of a ``Claim`` or ``PayTunnel`` hold cards (junk is named, K1)."""
+    for name in ("hand", "cardholder", "teammate"):
+        value = getattr(a, name, None)
+        if value is not None and not isinstance(value, CardCounts):
+            raise error("K1", f"{type(a).__name__}.{name}: {_CARDS}, not {act.short(value)}")
+
+
+def check_owned(state: GameState, seat: int, hand: CardCounts, holder: CardCounts,
+                error: type[IllegalMove]) -> None:
+    """K1: the cards must be in the seat's own hand and the team cardholder."""
+    if not hand <= state.hands[seat]:
+        # The message must not depend on the teammate's hand: that would leak it (I1).
+        missing = hand.minus_available(state.hands[seat])
+        raise error("K1", f"your hand lacks {missing.describe()}; you pay from your own hand "
+                    "and the team cardholder, never your teammate's hand")
+    if not holder <= state.holders[seat // 2]:
+        missing = holder.minus_available(state.holders[seat // 2])
+        raise error("K1", f"the team cardholder lacks {missing.describe()}")
+
+
+def take_from(state: GameState, seat: int, hand: CardCounts, holder: CardCounts) -> None:
+    """Cards visibly leave a hand and the cardholder (laid down or paid)."""
+    team = seat // 2
+    state.hands[seat] -= hand
+    state.holders[team] -= holder
+    # I1: a known card may have been among those played, so only the surplus stays known.
+    state.known_hand[seat] = state.known_hand[seat].minus_available(hand)
+    state.known_holder[team] = state.known_holder[team].minus_available(holder)
+
+
+# --- K1-K3: the check; K4: the effect ------------------------------------------------------------
+def check_claim(state: GameState, a: act.Claim) -> None:
+    seat = state.to_move
+    if not isinstance(a.route, str) or not state.board.has_route(a.route):
+        raise IllegalClaim("K2", f"there is no route {act.short(a.route)} on this board")
+    check_cards_fields(a, IllegalClaim)
+    route = state.board.route(a.route)
+    if a.teammate:
+        raise IllegalClaim("K1", "cards in your teammate's hand cannot pay for your route")
+    problem = route_problem(state, seat, route.id)
+    if problem:
+        raise IllegalClaim(*problem)
+    check_owned(state, seat, a.hand, a.cardholder, IllegalClaim)
+    cards = a.cards
+    if len(cards) != route.length:
+        raise IllegalClaim("K2", f"{route.a} - {route.b} costs exactly {plural(route.length, 'card')}; "
+                           f"you laid {len(cards)}")
+    color = payments.claim_color(cards)
+    if color is None:
+        raise IllegalClaim("K2", "a route is paid in one colour (plus locomotives), not "
+                           f"{cards.describe()}")
+    if route.color is not None and color not in (route.color, Color.LOCOMOTIVE):
+        raise IllegalClaim("K2", f"{route.a} - {route.b} is {route.color.value}: pay it in "
+                           f"{route.color.value} or locomotives, not {color.value}")
+
+
+def finish_claim(state: GameState, seat: int, route: Route, hand: CardCounts,
+                 holder: CardCounts) -> None:
+    """K4: the cards go to the discard pile, the route is the seat's, its trains are placed."""
+    cards = hand + holder
+    state.discard.extend(cards.elements())
+    state.owners[route.id] = seat
+    state.trains[seat] -= route.length
+    deck.log(state, Claimed(seat=seat, route=route.id, a=route.a, b=route.b, cards=cards))
+    end_turn(state)
+
+
+# board id -> (board, route colour -> [(length, board index, route)] sorted by length)
+_BY_COLOUR: dict[int, tuple[Board, dict]] = {}
+
+
+def routes_by_colour(board: Board) -> dict:
+    entry = _BY_COLOUR.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_BY_COLOUR) > 64:  # tests build many small boards
+            _BY_COLOUR.clear()
+        table: dict = {}
+        for index, r in enumerate(board.routes):
+            table.setdefault(r.color, []).append((r.length, index, r))
+        for rows in table.values():
+            rows.sort(key=lambda row: (row[0], row[1]))
+        entry = _BY_COLOUR[id(board)] = (board, table)
+    return entry[1]

@@ -1,0 +1,114 @@
+"""Drawing train cards (D1-D4) from the deck or the face-up row (C5, C6).
+
+Each action has a check, which may raise ``IllegalDraw`` and changes nothing, and an effect,
+which never raises. The policies where the rulebook is silent are listed in ``ttrlib.game``.
+"""
+
+from __future__ import annotations
+
+from .. import actions as act
+from ..cards import Color
+from ..errors import IllegalDraw
+from ..events import Draw, Placed
+from ..state import FACE_UP, GameState, Phase
+from . import deck
+from .ending import end_turn
+
+
+def _check_source(state: GameState, source, *, second: bool) -> None:
+    """D1, D3, C6: a card can be taken from ``source`` now."""
+    if isinstance(source, str) and source == "deck":
+        if not state.can_draw_from_deck():
+            raise IllegalDraw("C6", "the draw pile and the discard pile are both empty")
+        return
+    if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < FACE_UP:
+        raise IllegalDraw("D1", "DrawCard.source: draw from 'deck' or a face-up slot 0-4, not "
+                          f"{act.short(source)}")
+    card = state.face_up[source]
+    if card is None:
+        raise IllegalDraw("D1", f"face-up slot {source} is empty")
+    if second and card is Color.LOCOMOTIVE:
+        raise IllegalDraw("D3", "a face-up locomotive may not be taken as the second card")
+
+
+def _take(state: GameState, source) -> tuple[Color, int | None]:
+    """Take the checked card; a face-up slot is left empty (the caller replaces it, D3)."""
+    if source == "deck":
+        return deck.pop_deck(state), None
+    card = state.face_up[source]
+    state.face_up[source] = None
+    return card, source
+
+
+def second_sources(state: GameState) -> list:
+    """D3, C6: where the second card may come from."""
+    sources: list = ["deck"] if state.can_draw_from_deck() else []
+    sources += [i for i, c in enumerate(state.face_up)
+                if c is not None and c is not Color.LOCOMOTIVE]
+    return sources
+
+
+# --- D1, D2: the first card --------------------------------------------------------------------
+def check_draw_first(state: GameState, a: act.DrawCard) -> None:
+    _check_source(state, a.source, second=False)
+
+
+def do_draw_first(state: GameState, a: act.DrawCard) -> None:
+    seat = state.to_move
+    card, slot = _take(state, a.source)
+    if slot is not None and card is Color.LOCOMOTIVE:
+        # D2: a face-up locomotive as first card is the whole draw, and goes to the cardholder.
+        state.holders[seat // 2] += deck.ONE[card]
+        state.known_holder[seat // 2] += deck.ONE[card]
+        deck.log(state, Draw(seat=seat, step="locomotive", slot=slot, card=card))
+        deck.replace(state, slot)
+        end_turn(state)
+        return
+    state.drawn = card
+    state.taken_slot = slot  # D3 policy: the slot stays empty until the card is placed
+    state.phase = Phase.PLACE_CARD
+    deck.log(state, Draw(seat=seat, step="first", slot=slot,
+                         card=card if slot is not None else None))
+
+
+# --- D1, D4: placing the first card ------------------------------------------------------------
+def check_place(state: GameState, a: act.PlaceCard) -> None:
+    if not (isinstance(a.to, str) and a.to in ("hand", "cardholder")):
+        raise IllegalDraw("D1", "PlaceCard.to: the card goes to 'hand' or 'cardholder', not "
+                          f"{act.short(a.to)}")
+
+
+def do_place(state: GameState, a: act.PlaceCard) -> None:
+    seat = state.to_move
+    slot = state.taken_slot
+    deck.put(state, seat, state.drawn, a.to, known=slot is not None)
+    state.first_to = a.to
+    state.drawn = None
+    state.taken_slot = None
+    deck.log(state, Placed(seat=seat, to=a.to))
+    if slot is not None:
+        # D3 policy: only now, with the first card placed, is the replacement turned up and
+        # C5 checked; the second pick (and D4) sees the new row.
+        deck.replace(state, slot)
+    if second_sources(state):
+        state.phase = Phase.SECOND_CARD
+    else:
+        deck.log(state, Draw(seat=seat, step="none"))  # D4
+        end_turn(state)
+
+
+# --- D1, D3: the second card -------------------------------------------------------------------
+def check_draw_second(state: GameState, a: act.DrawCard) -> None:
+    _check_source(state, a.source, second=True)
+
+
+def do_draw_second(state: GameState, a: act.DrawCard) -> None:
+    seat = state.to_move
+    card, slot = _take(state, a.source)
+    to = "cardholder" if state.first_to == "hand" else "hand"
+    deck.put(state, seat, card, to, known=slot is not None)
+    deck.log(state, Draw(seat=seat, step="second", slot=slot,
+                         card=card if slot is not None else None, to=to))
+    if slot is not None:
+        deck.replace(state, slot)  # D3, C5
+    end_turn(state)

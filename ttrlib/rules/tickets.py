@@ -1,0 +1,116 @@
+"""Destination tickets: the setup choice (T1), drawing and keeping (T2, T3), sharing (T4).
+
+Each action has a check, which may raise ``IllegalTickets`` and changes nothing, and an effect,
+which never raises.
+"""
+
+from __future__ import annotations
+
+from .. import actions as act
+from ..errors import IllegalTickets
+from ..events import TicketsDrawn, TicketsKept, TicketsPlaced, TicketsShared
+from ..state import DRAW_TICKETS, SETUP_TICKETS_KEEP, GameState, Phase
+from ..words import plural
+from . import deck
+from .ending import end_turn
+
+_IDS = "tickets are named by their ids (strings such as 'T07')"
+
+
+def _check_ids(rule: str, a, field: str) -> frozenset:
+    ids = getattr(a, field)
+    if not isinstance(ids, frozenset) or not all(isinstance(t, str) for t in ids):
+        raise IllegalTickets(rule, f"{type(a).__name__}.{field}: {_IDS}, not {act.short(ids)}")
+    return ids
+
+
+def _check_keep(a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -> None:
+    keep = _check_ids(rule, a, "keep")
+    unknown = sorted(keep - set(offer))
+    if unknown:
+        raise IllegalTickets(rule, f"you were not offered {act.clip(', '.join(unknown))}")
+    need = min(minimum, len(offer))
+    if len(keep) < need:
+        raise IllegalTickets(rule, f"keep at least {need} of the {plural(len(offer), 'ticket')} offered")
+    if not isinstance(a.share, str):
+        raise IllegalTickets(rule, f"KeepTickets.share: {_IDS}, not {act.short(a.share)}")
+    if a.share not in keep:
+        raise IllegalTickets(rule, "the shared ticket must be one of the tickets you keep")
+
+
+def _keep_tickets(state: GameState, seat: int, offer: list[str], a: act.KeepTickets) -> None:
+    state.tickets[seat].extend(t for t in offer if t in a.keep and t != a.share)
+    state.team_tickets[seat // 2].append(a.share)
+    # T3 policy: to the bottom, in the order they were offered.
+    state.ticket_deck.extend(t for t in offer if t not in a.keep)
+
+
+# --- T1 ----------------------------------------------------------------------------------------
+def check_setup_keep(state: GameState, a: act.KeepTickets) -> None:
+    _check_keep(a, state.offers[state.to_move], SETUP_TICKETS_KEEP, "T1")
+
+
+def do_setup_keep(state: GameState, a: act.KeepTickets) -> None:
+    seat = state.to_move
+    state.setup_choices[seat] = a
+    mate = seat ^ 1
+    if mate in state.setup_choices:
+        # T1: both teammates reveal their shared ticket at the same moment.
+        for s in sorted((seat, mate)):
+            _keep_tickets(state, s, state.offers[s], state.setup_choices[s])
+            state.offers[s] = []
+            del state.setup_choices[s]
+        deck.log(state, TicketsPlaced(team=seat // 2))
+    if seat + 1 < state.players:
+        state.to_move = seat + 1
+    else:
+        state.setup_choices = {}
+        state.to_move = 0
+        state.phase = Phase.TURN
+
+
+# --- T2, T3 ------------------------------------------------------------------------------------
+def check_draw_tickets(state: GameState, a: act.DrawTickets) -> None:
+    if not state.ticket_deck:
+        raise IllegalTickets("T2", "the ticket deck is empty")
+
+
+def do_draw_tickets(state: GameState, a: act.DrawTickets) -> None:
+    seat = state.to_move
+    state.offers[seat] = state.ticket_deck[:DRAW_TICKETS]
+    del state.ticket_deck[:DRAW_TICKETS]
+    state.phase = Phase.CHOOSE_TICKETS
+    deck.log(state, TicketsDrawn(seat=seat, count=len(state.offers[seat])))
+
+
+def check_choose_keep(state: GameState, a: act.KeepTickets) -> None:
+    _check_keep(a, state.offers[state.to_move], 1, "T2")
+
+
+def do_choose_keep(state: GameState, a: act.KeepTickets) -> None:
+    seat = state.to_move
+    offer = state.offers[seat]
+    _keep_tickets(state, seat, offer, a)
+    state.offers[seat] = []
+    deck.log(state, TicketsKept(seat=seat, kept=len(a.keep), returned=len(offer) - len(a.keep)))
+    end_turn(state)
+
+
+# --- T4 ----------------------------------------------------------------------------------------
+def check_share(state: GameState, a: act.ShareTickets) -> None:
+    tickets = _check_ids("T4", a, "tickets")
+    if not 1 <= len(tickets) <= 2:
+        raise IllegalTickets("T4", "share 1 or 2 tickets in one turn")
+    missing = sorted(t for t in tickets if t not in state.tickets[state.to_move])
+    if missing:
+        raise IllegalTickets("T4", f"{act.clip(', '.join(missing))} is not among your private "
+                             "tickets")
+
+
+def do_share(state: GameState, a: act.ShareTickets) -> None:
+    seat = state.to_move
+    for t in sorted(a.tickets):
+        state.tickets[seat].remove(t)
+        state.team_tickets[seat // 2].append(t)
+    deck.log(state, TicketsShared(seat=seat, count=len(a.tickets)))
+    end_turn(state)
