@@ -37,7 +37,8 @@ LAYER_NAMES = [
     # 5: rule families (pure functions over a state), the tunnel reveal's chance object, and
     #    the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
-     "rules.claims", "rules.tunnels", "rules.ending", "chance", "validity"],
+     "rules.claims", "rules.tunnels", "rules.ending", "rules.deck", "rules.passing", "chance",
+     "validity"],
     # 6: pictures (HTML fragments, the board map): they take duck-typed views and never import
     #    the engine above the rules
     ["display.*", "maps"],

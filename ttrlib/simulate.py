@@ -495,6 +495,6 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
         if g.phase is Phase.TUNNEL:
             counts[g.tunnel.extra] += 1
         else:  # claimed at once: nothing matched, or nothing was left to reveal (U6)
-            tunnel = [e for e in g.events[before:] if e["kind"] == "tunnel"]
-            counts[tunnel[-1]["extra"] if tunnel else 0] += 1
+            tunnel = [e for e in g.events[before:] if e.kind == "tunnel"]
+            counts[tunnel[-1].extra if tunnel else 0] += 1
     return counts
