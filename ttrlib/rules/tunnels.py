@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .. import actions as act
 from ..cards import EMPTY, CardCounts, Color
+from ..chance import TunnelReveal
 from ..errors import IllegalTunnelPayment
 from ..events import TunnelTried, Withdrew
 from ..state import GameState, Phase, TunnelAttempt
@@ -29,12 +30,13 @@ def do_claim(state: GameState, a: act.Claim) -> None:
         return
     # U1: lay down the cards, then turn up the top cards of the draw pile.
     color = payments.claim_color(a.cards)
-    revealed = []
-    for _ in range(route.tunnel):
-        if not state.can_draw_from_deck():
-            break  # U6: reveal only what exists
-        revealed.append(deck.pop_deck(state))
-    extra = sum(payments.matches(c, color) for c in revealed)  # U2, U5
+    # The reveal is the chance node the odds are computed from (ttrlib.chance): how many cards
+    # it turns (U6: only what exists, the discard reshuffled in when the pile runs out, C6) and
+    # what they cost (U2, U5) are written there once.
+    node = TunnelReveal(CardCounts.of(state.draw_pile), len(state.draw_pile),
+                        CardCounts.of(state.discard), color, route.tunnel)
+    revealed = [deck.pop_deck(state) for _ in range(node.shown)]
+    extra = node.extra(revealed)
     state.tunnel = TunnelAttempt(route.id, seat, a.hand, a.cardholder, tuple(revealed), color,
                                  extra)
     deck.log(state, TunnelTried(seat=seat, route=route.id, a=route.a, b=route.b, cards=a.cards,
