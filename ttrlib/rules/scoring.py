@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from math import inf
 
 from ..board import Board
 
@@ -136,7 +137,9 @@ def _piece_trail(edges: list[Edge]) -> int:
         return sum(w for _, _, w in edges)  # an Euler trail walks every route
     edges = _suppress_degree_two(edges)
     found = _bounded_search(edges, SEARCH_BUDGET)
-    return found if found is not None else _trail_program(edges)
+    if found is not None:
+        return found
+    return sum(w for _, _, w in _heaviest_trail_routes(edges))
 
 
 def _suppress_degree_two(edges: list[Edge]) -> list[Edge]:
@@ -155,8 +158,7 @@ def _suppress_degree_two(edges: list[Edge]) -> list[Edge]:
             if b != a:
                 at.setdefault(b, []).append(i)
         for city, ids in at.items():
-            if len(ids) == 2 and all(city in edges[i][:2] and edges[i][0] != edges[i][1]
-                                     for i in ids):
+            if len(ids) == 2 and all(edges[i][0] != edges[i][1] for i in ids):
                 (a1, b1, w1), (a2, b2, w2) = edges[ids[0]], edges[ids[1]]
                 u = b1 if a1 == city else a1
                 v = b2 if a2 == city else a2
@@ -207,98 +209,99 @@ def _bounded_search(edges: list[Edge], budget: int) -> int | None:
     return best if all(walk(city, 0) for city in neighbours) else None
 
 
-def _trail_program(edges: list[Edge]) -> int:
-    """The heaviest connected set of routes with at most two odd cities, as an integer program
-    (HiGHS through scipy): binary x (route taken), z (city touched), o (city odd), integer y with
-    degree(x) = 2y + o and sum(o) <= 2; connectivity by cuts added while the optimum falls apart
-    (a piece S holding touched city u, another touched city t outside: x(cut of S) >= z_u + z_t - 1).
-    """
-    import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import coo_array
-
-    cities = sorted({c for a, b, _ in edges for c in (a, b)})
-    index = {c: i for i, c in enumerate(cities)}
-    m, n = len(edges), len(cities)
-    X, Z, ODD, Y = 0, m, m + n, m + 2 * n  # variable blocks
-    size = m + 3 * n
-    rows: list[dict[int, float]] = []
-    low: list[float] = []
-    high: list[float] = []
-
-    def add(row: dict[int, float], lo: float, hi: float) -> None:
-        rows.append(row)
-        low.append(lo)
-        high.append(hi)
-
-    at: list[list[int]] = [[] for _ in cities]  # non-loop routes at each city
-    degree = [0] * n
-    for e, (a, b, _) in enumerate(edges):
-        for c in {a, b}:
-            add({X + e: 1, Z + index[c]: -1}, -np.inf, 0)  # a taken route touches its cities
-        if a == b:
-            degree[index[a]] += 2
-        else:
-            at[index[a]].append(e)
-            at[index[b]].append(e)
-            degree[index[a]] += 1
-            degree[index[b]] += 1
-    for v in range(n):
-        row: dict[int, float] = {Y + v: -2, ODD + v: -1}
-        for e, (a, b, _) in enumerate(edges):
-            if index[a] == v or index[b] == v:
-                row[X + e] = row.get(X + e, 0) + (2 if a == b else 1)
-        add(row, 0, 0)  # degree parity
-        add({**{X + e: 1 for e in at[v]}, Z + v: -1}, 0, np.inf)  # touched means a route here
-        bits = [X + e for e in at[v]] + [ODD + v]
-        if len(at[v]) <= LOCAL_PARITY_MAX_DEGREE:
-            # The parity of this city's bits in full (their convex hull): for every odd subset F,
-            # x(F) - x(rest) <= |F| - 1. It makes the relaxation far tighter than 2y + o alone.
-            for mask in range(1 << len(bits)):
-                if bin(mask).count("1") % 2:
-                    add({b: (1 if mask >> k & 1 else -1) for k, b in enumerate(bits)},
-                        -np.inf, bin(mask).count("1") - 1)
-    add({ODD + v: 1 for v in range(n)}, -np.inf, 2)
-    by_pair: dict[tuple[str, str], list[int]] = {}
-    for e, (a, b, _) in enumerate(edges):
-        by_pair.setdefault((a, b), []).append(e)
-    for ids in by_pair.values():  # parallel routes: the heavier first (they are interchangeable)
-        ids.sort(key=lambda e: -edges[e][2])
-        for heavier, lighter in zip(ids, ids[1:]):
-            add({X + heavier: 1, X + lighter: -1}, 0, np.inf)
-
-    cost = np.zeros(size)
-    cost[:m] = [-w for _, _, w in edges]
-    upper = np.array([1] * (m + 2 * n) + [d // 2 for d in degree], dtype=float)
-    integrality = np.ones(size)
+def _heaviest_trail_routes(edges: list[Edge]) -> list[Edge]:
+    """The routes of a longest trail: the heaviest connected set of routes with at most two odd
+    cities, by an integer program whose connectivity cuts are added while its optimum falls
+    apart. Each cut holds for every connected set, so the first connected optimum is the answer."""
+    program = _TrailProgram(edges)
     while True:
-        r, c, v = [], [], []
-        for i, row in enumerate(rows):
-            for j, a in row.items():
-                r.append(i)
-                c.append(j)
-                v.append(a)
-        matrix = coo_array((v, (r, c)), shape=(len(rows), size)).tocsr()
-        result = milp(cost, constraints=LinearConstraint(matrix, low, high),
-                      integrality=integrality, bounds=Bounds(np.zeros(size), upper))
-        if result.x is None:
-            raise RuntimeError(f"longest path program failed: {result.message}")
-        taken = [edges[e] for e in range(m) if result.x[X + e] > 0.5]
-        part = components((a, b) for a, b, _ in taken)
+        taken = program.solve()
         groups: dict[str, list[str]] = {}
-        for city, root in part.items():
+        for city, root in components((a, b) for a, b, _ in taken).items():
             groups.setdefault(root, []).append(city)
         if len(groups) <= 1:
-            return sum(w for _, _, w in taken)
-        pieces = list(groups.values())
+            return taken
+        program.keep_together(list(groups.values()))
+
+
+class _TrailProgram:
+    """Binary x_e (route e taken), z_v (city v touched), o_v (v odd), integer y_v:
+    degree_x(v) = 2 y_v + o_v, sum(o) <= 2, x_e <= z_v at both ends, z_v <= degree_x(v).
+    Solved by HiGHS through scipy's milp."""
+
+    def __init__(self, edges: list[Edge]) -> None:
+        self.edges = edges
+        self.cities = sorted({c for a, b, _ in edges for c in (a, b)})
+        self.index = {c: i for i, c in enumerate(self.cities)}
+        m, n = len(edges), len(self.cities)
+        self.x, self.z, self.odd, self.y = 0, m, m + n, m + 2 * n  # where each block starts
+        self.size = m + 3 * n
+        self.rows: list[tuple[dict[int, int], float, float]] = []
+        touching: list[list[int]] = [[] for _ in range(n)]  # loops once, with 2 ends
+        for e, (a, b, _) in enumerate(edges):
+            for city in {a, b}:
+                touching[self.index[city]].append(e)
+                self.add({self.x + e: 1, self.z + self.index[city]: -1}, -inf, 0)
+        self.ends = [{e: 2 if edges[e][0] == edges[e][1] else 1 for e in es} for es in touching]
+        for v, ends in enumerate(self.ends):
+            self.add({**{self.x + e: k for e, k in ends.items()},
+                      self.y + v: -2, self.odd + v: -1}, 0, 0)
+            self.add({**{self.x + e: 1 for e in ends}, self.z + v: -1}, 0, inf)
+            bits = [self.x + e for e, k in ends.items() if k == 1] + [self.odd + v]
+            if len(bits) <= LOCAL_PARITY_MAX_DEGREE + 1:
+                self.add_parity_hull(bits)
+        self.add({self.odd + v: 1 for v in range(n)}, -inf, 2)
+        by_pair: dict[tuple[str, str], list[int]] = {}
+        for e, (a, b, _) in enumerate(edges):
+            by_pair.setdefault((a, b), []).append(e)
+        for ids in by_pair.values():  # parallel routes are interchangeable: take the heavier first
+            ids.sort(key=lambda e: -edges[e][2])
+            for heavier, lighter in zip(ids, ids[1:]):
+                self.add({self.x + heavier: 1, self.x + lighter: -1}, 0, inf)
+
+    def add(self, row: dict[int, int], low: float, high: float) -> None:
+        self.rows.append((row, low, high))
+
+    def add_parity_hull(self, bits: list[int]) -> None:
+        """One city's degree parity in full (the convex hull of its even 0/1 vectors): for every
+        odd subset F of its bits, x(F) - x(rest) <= |F| - 1. 2y + o alone relaxes far weaker."""
+        for mask in range(1 << len(bits)):
+            size = bin(mask).count("1")
+            if size % 2:
+                self.add({b: 1 if mask >> k & 1 else -1 for k, b in enumerate(bits)}, -inf, size - 1)
+
+    def keep_together(self, pieces: list[list[str]]) -> None:
+        """For a piece S, a touched city u in it and t outside: x(cut of S) >= z_u + z_t - 1."""
         for s, piece in enumerate(pieces):
-            inside = {index[c] for c in piece}
-            cut = {X + e: 1 for e, (a, b, _) in enumerate(edges)
-                   if (index[a] in inside) != (index[b] in inside)}
-            u = index[piece[0]]
+            inside = set(piece)
+            cut = {self.x + e: 1 for e, (a, b, _) in enumerate(self.edges)
+                   if (a in inside) != (b in inside)}
             for other in pieces[:s] + pieces[s + 1:]:
-                t = index[other[0]]
-                add({**cut, Z + u: -1, Z + t: -1}, -1, np.inf)
+                u, t = self.index[piece[0]], self.index[other[0]]
+                self.add({**cut, self.z + u: -1, self.z + t: -1}, -1, inf)
+
+    def solve(self) -> list[Edge]:
+        import numpy as np
+        from scipy.optimize import Bounds, LinearConstraint, milp
+        from scipy.sparse import coo_array
+
+        entries = [(i, j, a) for i, (row, _, _) in enumerate(self.rows) for j, a in row.items()]
+        r, c, a = zip(*entries)
+        matrix = coo_array((a, (r, c)), shape=(len(self.rows), self.size)).tocsr()
+        m = len(self.edges)
+        cost = np.zeros(self.size)
+        cost[:m] = [-w for _, _, w in self.edges]
+        upper = np.ones(self.size)
+        upper[self.y:] = [sum(ends.values()) // 2 for ends in self.ends]
+        # Lengths are whole numbers: a gap under 1/2 proves the optimum (HiGHS's default: 1e-4).
+        gap = min(1e-4, 0.5 / (1 + sum(w for _, _, w in self.edges)))
+        result = milp(cost, integrality=np.ones(self.size), bounds=Bounds(0, upper),
+                      constraints=LinearConstraint(matrix, [lo for _, lo, _ in self.rows],
+                                                   [hi for _, _, hi in self.rows]),
+                      options={"mip_rel_gap": gap})
+        if result.status != 0:  # not expected: taking no route is always feasible
+            raise RuntimeError(f"the longest path program failed: {result.message}")
+        return [edge for e, edge in enumerate(self.edges) if result.x[self.x + e] > 0.5]
 
 
 def score(
