@@ -214,46 +214,54 @@ def _heaviest_trail_routes(edges: list[Edge]) -> list[Edge]:
     cities, by an integer program whose connectivity cuts are added while its optimum falls
     apart. Each cut holds for every connected set, so the first connected optimum is the answer."""
     program = _TrailProgram(edges)
+    program.tighten()
     while True:
-        taken = program.solve()
-        groups: dict[str, list[str]] = {}
-        for city, root in components((a, b) for a, b, _ in taken).items():
-            groups.setdefault(root, []).append(city)
-        if len(groups) <= 1:
-            return taken
-        program.keep_together(list(groups.values()))
+        values = program.solve(integral=True)
+        taken = [e for e in range(len(edges)) if values[program.x + e] > 0.5]
+        pieces = program.pieces(taken)
+        if len(pieces) <= 1:
+            return [edges[e] for e in taken]
+        program.keep_together(pieces, values)
 
 
 class _TrailProgram:
     """Binary x_e (route e taken), z_v (city v touched), o_v (v odd), integer y_v:
-    degree_x(v) = 2 y_v + o_v, sum(o) <= 2, x_e <= z_v at both ends, z_v <= degree_x(v).
-    Solved by HiGHS through scipy's milp."""
+    degree_x(v) = 2 y_v + o_v, sum(o) <= 2, x_e <= z_v at both ends, z_v <= degree_x(v);
+    connectivity by cuts (``keep_together``). Solved by HiGHS through scipy's milp."""
 
     def __init__(self, edges: list[Edge]) -> None:
         self.edges = edges
-        self.cities = sorted({c for a, b, _ in edges for c in (a, b)})
-        self.index = {c: i for i, c in enumerate(self.cities)}
-        m, n = len(edges), len(self.cities)
+        cities = sorted({c for a, b, _ in edges for c in (a, b)})
+        index = {c: i for i, c in enumerate(cities)}
+        self.ends = [(index[a], index[b]) for a, b, _ in edges]
+        m, n = len(edges), len(cities)
+        self.n = n
         self.x, self.z, self.odd, self.y = 0, m, m + n, m + 2 * n  # where each block starts
         self.size = m + 3 * n
         self.rows: list[tuple[dict[int, int], float, float]] = []
-        touching: list[list[int]] = [[] for _ in range(n)]  # loops once, with 2 ends
-        for e, (a, b, _) in enumerate(edges):
-            for city in {a, b}:
-                touching[self.index[city]].append(e)
-                self.add({self.x + e: 1, self.z + self.index[city]: -1}, -inf, 0)
-        self.ends = [{e: 2 if edges[e][0] == edges[e][1] else 1 for e in es} for es in touching]
-        for v, ends in enumerate(self.ends):
-            self.add({**{self.x + e: k for e, k in ends.items()},
+        self.seen_cuts: set[tuple[frozenset[int], int, int]] = set()
+        self.degree = [0] * n
+        self.whole = set(range(m)) | set(range(self.odd, self.size))  # z follows from x
+        touching: list[list[int]] = [[] for _ in range(n)]  # a loop once, counted twice
+        for e, (a, b) in enumerate(self.ends):
+            self.degree[a] += 1
+            self.degree[b] += 1
+            for v in {a, b}:
+                touching[v].append(e)
+                self.add({self.x + e: 1, self.z + v: -1}, -inf, 0)
+        for v, routes in enumerate(touching):
+            twice = {e for e in routes if self.ends[e][0] == self.ends[e][1]}
+            self.add({**{self.x + e: 2 if e in twice else 1 for e in routes},
                       self.y + v: -2, self.odd + v: -1}, 0, 0)
-            self.add({**{self.x + e: 1 for e in ends}, self.z + v: -1}, 0, inf)
-            bits = [self.x + e for e, k in ends.items() if k == 1] + [self.odd + v]
+            self.add({**{self.x + e: 1 for e in routes}, self.z + v: -1}, 0, inf)
+            bits = [self.x + e for e in routes if e not in twice] + [self.odd + v]
             if len(bits) <= LOCAL_PARITY_MAX_DEGREE + 1:
-                self.add_parity_hull(bits)
+                self.add_parity_hull(bits)  # then o_v, y_v follow from whole x: no branching
+                self.whole.difference_update({self.odd + v, self.y + v})
         self.add({self.odd + v: 1 for v in range(n)}, -inf, 2)
-        by_pair: dict[tuple[str, str], list[int]] = {}
-        for e, (a, b, _) in enumerate(edges):
-            by_pair.setdefault((a, b), []).append(e)
+        by_pair: dict[tuple[int, int], list[int]] = {}
+        for e, pair in enumerate(self.ends):
+            by_pair.setdefault(pair, []).append(e)
         for ids in by_pair.values():  # parallel routes are interchangeable: take the heavier first
             ids.sort(key=lambda e: -edges[e][2])
             for heavier, lighter in zip(ids, ids[1:]):
@@ -270,17 +278,100 @@ class _TrailProgram:
             if size % 2:
                 self.add({b: 1 if mask >> k & 1 else -1 for k, b in enumerate(bits)}, -inf, size - 1)
 
-    def keep_together(self, pieces: list[list[str]]) -> None:
-        """For a piece S, a touched city u in it and t outside: x(cut of S) >= z_u + z_t - 1."""
-        for s, piece in enumerate(pieces):
-            inside = set(piece)
-            cut = {self.x + e: 1 for e, (a, b, _) in enumerate(self.edges)
-                   if (a in inside) != (b in inside)}
-            for other in pieces[:s] + pieces[s + 1:]:
-                u, t = self.index[piece[0]], self.index[other[0]]
-                self.add({**cut, self.z + u: -1, self.z + t: -1}, -1, inf)
+    def pieces(self, routes: list[int]) -> list[set[int]]:
+        """The cities of each connected piece of the given routes."""
+        group = list(range(self.n))
 
-    def solve(self) -> list[Edge]:
+        def root(v: int) -> int:
+            while group[v] != v:
+                group[v] = group[group[v]]
+                v = group[v]
+            return v
+
+        for e in routes:
+            a, b = self.ends[e]
+            group[root(a)] = root(b)
+        found: dict[int, set[int]] = {}
+        for e in routes:
+            for v in self.ends[e]:
+                found.setdefault(root(v), set()).add(v)
+        return list(found.values())
+
+    def cut(self, inside: set[int], u: int, t: int) -> bool:
+        """Add: if the path touches u (in S) and t (outside), it crosses the cut of S, and an
+        even number of times unless one path end lies in S: x(cut) >= 2(z_u + z_t - 1) - o(S),
+        and the same with o(outside S) (one of the two is 0 if both ends lie on one side).
+        "At least twice" makes them strong, as the subtour cuts of the travelling salesman.
+        Returns False if this cut is there already."""
+        key = (frozenset(inside), u, t)
+        if key in self.seen_cuts:
+            return False
+        self.seen_cuts.add(key)
+        crossing = {self.x + e: 1 for e, (a, b) in enumerate(self.ends)
+                    if (a in inside) != (b in inside)}
+        for side in (inside, set(range(self.n)) - inside):
+            self.add({**crossing, self.z + u: -2, self.z + t: -2,
+                      **{self.odd + v: 1 for v in side}}, -2, inf)
+        return True
+
+    def keep_together(self, pieces: list[set[int]], values) -> bool:
+        """Cuts between every two pieces of a solution that fell apart, each through its most
+        touched city. Returns whether any cut is new."""
+        hub = [max(piece, key=lambda v: values[self.z + v]) for piece in pieces]
+        new = [self.cut(piece, hub[s], hub[t])
+               for s, piece in enumerate(pieces) for t in range(len(pieces)) if t != s]
+        return any(new)
+
+    def tighten(self, rounds: int = 30) -> None:
+        """Cuts that the relaxation (fractional x) breaks, added before any branching: between
+        the pieces of its routes if they fall apart, else across the smallest cuts (max flow)
+        between its most touched city and each other city."""
+        for _ in range(rounds):
+            values = self.solve(integral=False)
+            support = [e for e in range(len(self.edges)) if values[self.x + e] > 1e-6]
+            pieces = self.pieces(support)
+            if len(pieces) > 1:
+                if not self.keep_together(pieces, values):
+                    return
+            elif not self.smallest_cuts(values):
+                return
+
+    def smallest_cuts(self, values) -> bool:
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import breadth_first_order, maximum_flow
+
+        scale = 10**6
+        capacity: dict[tuple[int, int], int] = {}
+        for e, (a, b) in enumerate(self.ends):
+            flow = round(values[self.x + e] * scale)
+            if a != b and flow > 0:
+                capacity[a, b] = capacity.get((a, b), 0) + flow
+                capacity[b, a] = capacity.get((b, a), 0) + flow
+        if not capacity:
+            return False
+        (r, c), w = zip(*capacity), list(capacity.values())
+        graph = csr_matrix((w, (r, c)), shape=(self.n, self.n), dtype="int32")
+        z = [values[self.z + v] for v in range(self.n)]
+        u = max(range(self.n), key=z.__getitem__)
+        added = False
+        for t in range(self.n):
+            if t == u or z[u] + z[t] - 1 < 1e-6:
+                continue
+            flow = maximum_flow(graph, u, t).flow
+            residual = (graph - flow).tocsr()
+            residual.data[residual.data < 0] = 0
+            residual.eliminate_zeros()
+            inside = set(breadth_first_order(residual, u, return_predecessors=False).tolist())
+            crossing = sum(values[self.x + e] for e, (a, b) in enumerate(self.ends)
+                           if (a in inside) != (b in inside))
+            ends_in = sum(values[self.odd + v] for v in inside)
+            ends_out = sum(values[self.odd + v] for v in range(self.n)) - ends_in
+            need = 2 * (z[u] + z[t] - 1) - min(ends_in, ends_out)
+            if crossing < need - 1e-6:
+                added = self.cut(inside, u, t) or added
+        return added
+
+    def solve(self, integral: bool):
         import numpy as np
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import coo_array
@@ -292,16 +383,16 @@ class _TrailProgram:
         cost = np.zeros(self.size)
         cost[:m] = [-w for _, _, w in self.edges]
         upper = np.ones(self.size)
-        upper[self.y:] = [sum(ends.values()) // 2 for ends in self.ends]
+        upper[self.y:] = [d // 2 for d in self.degree]
         # Lengths are whole numbers: a gap under 1/2 proves the optimum (HiGHS's default: 1e-4).
         gap = min(1e-4, 0.5 / (1 + sum(w for _, _, w in self.edges)))
-        result = milp(cost, integrality=np.ones(self.size), bounds=Bounds(0, upper),
+        result = milp(cost, integrality=[integral and j in self.whole for j in range(self.size)], bounds=Bounds(0, upper),
                       constraints=LinearConstraint(matrix, [lo for _, lo, _ in self.rows],
                                                    [hi for _, _, hi in self.rows]),
                       options={"mip_rel_gap": gap})
         if result.status != 0:  # not expected: taking no route is always feasible
             raise RuntimeError(f"the longest path program failed: {result.message}")
-        return [edge for e, edge in enumerate(self.edges) if result.x[self.x + e] > 0.5]
+        return result.x
 
 
 def score(
