@@ -212,9 +212,14 @@ def _bounded_search(edges: list[Edge], budget: int) -> int | None:
 def _heaviest_trail_routes(edges: list[Edge]) -> list[Edge]:
     """The routes of a longest trail: the heaviest connected set of routes with at most two odd
     cities, by an integer program whose connectivity cuts are added while its optimum falls
-    apart. Each cut holds for every connected set, so the first connected optimum is the answer."""
+    apart. Each cut holds for every connected set, so the first connected optimum is the answer.
+
+    Between rounds the length is bounded: at most the last optimum (cuts only take away), at
+    least its heaviest piece (a piece has at most two odd cities too: a path already found).
+    """
     program = _TrailProgram(edges)
     program.tighten()
+    length = {program.x + e: w for e, (_, _, w) in enumerate(edges)}
     while True:
         values = program.solve(integral=True)
         taken = [e for e in range(len(edges)) if values[program.x + e] > 0.5]
@@ -222,6 +227,9 @@ def _heaviest_trail_routes(edges: list[Edge]) -> list[Edge]:
         if len(pieces) <= 1:
             return [edges[e] for e in taken]
         program.keep_together(pieces, values)
+        found = max(sum(edges[e][2] for e in taken if program.ends[e][0] in piece)
+                    for piece in pieces)
+        program.add(length, found, sum(edges[e][2] for e in taken))
 
 
 class _TrailProgram:
