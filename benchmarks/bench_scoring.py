@@ -1,4 +1,4 @@
-"""Benchmark: the longest continuous path (E4, ``ttrlib.rules.scoring.longest_trail``) on hard graphs.
+"""Benchmark: the longest continuous path (E4, ``scoring.longest_trail``) on hard graphs.
 
 Run:  .venv/bin/python benchmarks/bench_scoring.py [--graphs N] [--seed S]
 

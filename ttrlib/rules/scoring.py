@@ -282,9 +282,10 @@ class _TrailProgram:
         """One city's degree parity in full (the convex hull of its even 0/1 vectors): for every
         odd subset F of its bits, x(F) - x(rest) <= |F| - 1. 2y + o alone relaxes far weaker."""
         for mask in range(1 << len(bits)):
-            size = bin(mask).count("1")
-            if size % 2:
-                self.add({b: 1 if mask >> k & 1 else -1 for k, b in enumerate(bits)}, -inf, size - 1)
+            chosen = bin(mask).count("1")
+            if chosen % 2:
+                row = {b: 1 if mask >> k & 1 else -1 for k, b in enumerate(bits)}
+                self.add(row, -inf, chosen - 1)
 
     def pieces(self, routes: list[int]) -> list[set[int]]:
         """The cities of each connected piece of the given routes."""
@@ -345,6 +346,9 @@ class _TrailProgram:
                 return
 
     def smallest_cuts(self, values) -> bool:
+        """For the relaxation's most touched city u and each other city t, the side of u in a
+        smallest cut between them (capacities x, scaled to whole numbers for max flow): add its
+        cut if the relaxation breaks it. Returns whether any cut is new."""
         from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import breadth_first_order, maximum_flow
 
@@ -394,7 +398,8 @@ class _TrailProgram:
         upper[self.y:] = [d // 2 for d in self.degree]
         # Lengths are whole numbers: a gap under 1/2 proves the optimum (HiGHS's default: 1e-4).
         gap = min(1e-4, 0.5 / (1 + sum(w for _, _, w in self.edges)))
-        result = milp(cost, integrality=[integral and j in self.whole for j in range(self.size)], bounds=Bounds(0, upper),
+        integrality = [integral and j in self.whole for j in range(self.size)]
+        result = milp(cost, integrality=integrality, bounds=Bounds(0, upper),
                       constraints=LinearConstraint(matrix, [lo for _, lo, _ in self.rows],
                                                    [hi for _, _, hi in self.rows]),
                       options={"mip_rel_gap": gap})
