@@ -10,8 +10,9 @@ Every expected number below is worked out by hand from the rules text
 * E5  Globetrotter (most completed tickets, ties all score);
 * E6  ranking: points, then completed tickets, then the longest path;
 * policy: a seat with no legal action passes; every seat passing in a row ends the game;
-* ``longest_trail`` against an independent brute-force search (each route at most once, cities
-  may be revisited), on hand-made graphs and on hypothesis-generated multigraphs.
+* ``longest_trail`` against two independent brute forces (each route at most once, cities may
+  be revisited), on hand-made graphs and on hypothesis-generated multigraphs, each of its exact
+  methods on its own; on hard graphs of 24-70 routes against values argued by hand.
 
 Positions are built with ``Game.from_position`` on small boards made with ``board_from_dict``
 (or on the teaching board).
@@ -19,7 +20,9 @@ Positions are built with ``Game.from_position`` on small boards made with ``boar
 
 from __future__ import annotations
 
+import random
 from itertools import permutations
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -27,8 +30,9 @@ from hypothesis import strategies as st
 
 from ttrlib import CardCounts, Game, IllegalMove, standard_deck
 from ttrlib import actions as act
-from ttrlib.board import board_from_dict
+from ttrlib.board import board_from_dict, teaching_board
 from ttrlib.game import Phase
+from ttrlib.rules import scoring
 from ttrlib.rules.scoring import longest_trail
 
 # E2, typed in from the rules text (not imported from ttrlib).
@@ -679,6 +683,12 @@ def test_E6_a_complete_tie_shares_the_first_rank():
 # --------------------------------------------------------------------------------------------------
 # longest_trail: each route at most once, cities may be revisited (E4)
 # --------------------------------------------------------------------------------------------------
+#
+# Two independent brute forces: every sequence of distinct routes that forms a walk (the rule's
+# own words, for up to 7 routes), and every subset of routes that is connected with at most two
+# odd cities (Euler's theorem, for up to 11). The first checks the second on small graphs. Each
+# exact method of scoring.py (bounded search, degree-2 joining, integer program) is checked
+# against them on its own, so a fast path cannot hide a slow path's mistake.
 
 
 def brute_force_longest(edges: list[tuple[str, str, int]]) -> int:
@@ -701,6 +711,75 @@ def brute_force_longest(edges: list[tuple[str, str, int]]) -> int:
     return best
 
 
+def is_trail_set(edges) -> bool:
+    """Connected, and at most two cities meet an odd number of the edges (a loop counts twice)."""
+    degree: dict[str, int] = {}
+    group = {}
+
+    def root(city):
+        while group.setdefault(city, city) != city:
+            city = group[city]
+        return city
+
+    for a, b, _ in edges:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+        group[root(a)] = root(b)
+    return sum(d % 2 for d in degree.values()) <= 2 and len({root(c) for c in degree}) <= 1
+
+
+def subset_brute_force_longest(edges) -> int:
+    """The heaviest subset of edges that one walk can cover (Euler): 2**len(edges) subsets."""
+    n = len(edges)
+    assert n <= 14, "keep the brute force small"
+    best = 0
+    for mask in range(1, 1 << n):
+        chosen = [edges[i] for i in range(n) if mask >> i & 1]
+        if is_trail_set(chosen):
+            best = max(best, sum(w for _, _, w in chosen))
+    return best
+
+
+def walk_through(edges) -> list[str]:
+    """A walk using every edge once (Hierholzer), or AssertionError: a certificate that the
+    edges really form one continuous path."""
+    if not edges:
+        return []
+    at: dict[str, list[int]] = {}
+    for i, (a, b, _) in enumerate(edges):
+        at.setdefault(a, []).append(i)
+        at.setdefault(b, []).append(i)
+    odd = [c for c, ids in at.items() if len(ids) % 2]
+    assert len(odd) <= 2
+    used = [False] * len(edges)
+    stack, walk = [odd[0] if odd else edges[0][0]], []
+    while stack:
+        city = stack[-1]
+        while at[city] and used[at[city][-1]]:
+            at[city].pop()
+        if at[city]:
+            i = at[city].pop()
+            used[i] = True
+            a, b, _ = edges[i]
+            stack.append(b if a == city else a)
+        else:
+            walk.append(stack.pop())
+    assert all(used), "the edges are not connected"
+    return walk
+
+
+def program(edges) -> int:
+    """The integer program alone, without the closed forms and the search in front of it."""
+    return sum(w for _, _, w in scoring._heaviest_trail_routes(edges))
+
+
+def search(edges) -> int:
+    """The depth-first search alone, with no budget."""
+    found = scoring._bounded_search(edges, 10**9)
+    assert found is not None
+    return found
+
+
 HAND_MADE = {
     "empty": ([], 0),
     "one route": ([("a", "b", 4)], 4),
@@ -709,10 +788,21 @@ HAND_MADE = {
                                         ("c", "w", 1)], 2),
     "triangle with a tail: the loop is walked": ([("a", "b", 1), ("b", "c", 1), ("c", "a", 1),
                                                   ("c", "d", 5)], 8),
+    # Tail ends are path ends, so two tails at most: f-b-a-c-d (4 + 1 + 1 + 5) beats the whole
+    # triangle with one tail (3 + 5).
+    "triangle with three tails: two tails, the long way round": (
+        [("a", "b", 1), ("b", "c", 1), ("c", "a", 1), ("c", "d", 5), ("a", "e", 2),
+         ("b", "f", 4)], 4 + 1 + 1 + 5),
     "figure eight: a city visited twice": ([("m", "a", 2), ("a", "b", 2), ("b", "m", 2),
                                             ("m", "c", 3), ("c", "d", 3), ("d", "m", 3)], 15),
     "parallel tracks used both": ([("a", "b", 2), ("a", "b", 2), ("b", "c", 1)], 5),
+    # Four odd cities (a, b, c, d): one route stays unused; the lightest track costs least.
+    "three parallel tracks and two spurs: the lightest track stays": (
+        [("a", "b", 3), ("a", "b", 2), ("a", "b", 1), ("b", "c", 4), ("b", "d", 2)],
+        3 + 2 + 4 + 2),
     "two components: the longer": ([("a", "b", 3), ("b", "c", 3), ("x", "y", 5)], 6),
+    "two components: a star loses to a line": ([("s", "a", 3), ("s", "b", 3), ("s", "c", 3),
+                                                ("x", "y", 4), ("y", "z", 3)], 7),
     "square with both diagonals": ([("a", "b", 1), ("b", "c", 1), ("c", "d", 1), ("d", "a", 1),
                                     ("a", "c", 1), ("b", "d", 1)], 5),
 }
@@ -720,8 +810,13 @@ HAND_MADE = {
 
 @pytest.mark.parametrize("edges, expected", HAND_MADE.values(), ids=HAND_MADE.keys())
 def test_longest_trail_hand_made(edges, expected):
-    assert brute_force_longest(edges) == expected  # the oracle agrees with the reasoning
+    assert brute_force_longest(edges) == expected  # the oracles agree with the reasoning
+    assert subset_brute_force_longest(edges) == expected
     assert longest_trail(edges) == expected
+    assert search(edges) == expected
+    if edges:
+        assert program(edges) == expected
+        assert program(scoring._suppress_degree_two(edges)) == expected  # loops may appear
 
 
 @st.composite
@@ -745,9 +840,167 @@ def test_longest_trail_dense_multigraphs_match_brute_force(edges):
     assert longest_trail(edges) == brute_force_longest(edges)
 
 
+@settings(max_examples=80, deadline=None)
+@given(multigraphs(max_cities=6, max_edges=7))
+def test_the_two_brute_forces_agree(edges):
+    # Euler's theorem, which the subset brute force (and scoring.py) rely on, checked against
+    # the walk-by-walk definition.
+    assert subset_brute_force_longest(edges) == brute_force_longest(edges)
+
+
+@settings(max_examples=120, deadline=None)
+@given(multigraphs(max_cities=7, max_edges=11))
+def test_every_exact_method_matches_the_subset_brute_force(edges):
+    expected = subset_brute_force_longest(edges)
+    assert longest_trail(edges) == expected
+    assert search(edges) == expected
+    assert search(scoring._suppress_degree_two(edges)) == expected  # joining changes nothing
+    if edges:
+        taken = scoring._heaviest_trail_routes(edges)
+        walk_through(taken)  # the program's routes are one continuous path
+        assert sum(w for _, _, w in taken) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(multigraphs(max_cities=4, max_edges=11))
+def test_the_program_on_dense_multigraphs_matches_the_subset_brute_force(edges):
+    if edges:
+        assert program(edges) == subset_brute_force_longest(edges)
+
+
+@settings(max_examples=40, deadline=None)
+@given(multigraphs(max_cities=6, max_edges=11))
+def test_a_search_out_of_budget_hands_over_to_the_program(edges):
+    scoring._longest_trail.cache_clear()
+    try:
+        with mock.patch.object(scoring, "SEARCH_BUDGET", 0):
+            assert longest_trail(edges) == subset_brute_force_longest(edges)
+    finally:
+        scoring._longest_trail.cache_clear()  # no answer found under the patch outlives it
+
+
 @settings(max_examples=60, deadline=None)
 @given(multigraphs(), st.randoms(use_true_random=False))
 def test_longest_trail_ignores_edge_order_and_direction(edges, rnd):
     flipped = [(b, a, w) if rnd.random() < 0.5 else (a, b, w) for a, b, w in edges]
     rnd.shuffle(flipped)
     assert longest_trail(flipped) == longest_trail(edges)
+
+
+def test_longest_trail_refuses_lengths_below_one():
+    with pytest.raises(ValueError, match="positive"):
+        longest_trail([("a", "b", 0)])
+
+
+# Hard graphs, 36-70 routes: too big for a brute force, so each expected value is argued by hand.
+# The bound used throughout: a path's routes leave at most two cities odd, and leaving out one
+# route changes the parity of two cities, so with k odd cities at least (k - 2) / 2 routes stay
+# unused. A path that leaves out exactly that many, found by hand, proves the bound is reached.
+
+
+def unit(pairs):
+    return [(f"c{a}", f"c{b}", 1) for a, b in pairs]
+
+
+def cycle_with_chords(n: int, seed: int):
+    """A cubic graph of n cities: a cycle through all of them (0, 1, ..., n-1 relabelled at
+    random) plus a random perfect matching of chords (a chord may double a cycle route)."""
+    rnd = random.Random(seed)
+    order = list(range(n))
+    rnd.shuffle(order)
+    pairs = [(order[i], order[(i + 1) % n]) for i in range(n)]
+    rest = list(range(n))
+    rnd.shuffle(rest)
+    pairs += [(rest[i], rest[i + 1]) for i in range(0, n, 2)]
+    rnd.shuffle(pairs)
+    return unit(pairs)
+
+
+def grid(rows: int, cols: int):
+    return [(f"{r},{c}", f"{r},{c + 1}", 1) for r in range(rows) for c in range(cols - 1)] + \
+           [(f"{r},{c}", f"{r + 1},{c}", 1) for r in range(rows - 1) for c in range(cols)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cubic_36_city_graphs_leave_out_17_routes(seed):
+    # 36 odd cities -> at least 17 of the 54 routes unused; the 36-cycle plus one chord is a
+    # path of 37 (two odd cities, the chord's ends).
+    edges = cycle_with_chords(36, seed)
+    assert len(edges) == 54
+    assert program(edges) == 37
+    assert longest_trail(edges) == 37
+
+
+def test_the_36_city_mobius_ladder():
+    # Rim 0..35 (a cycle through every city) and 18 rungs i - (i + 18): cubic, so 37 as above.
+    edges = unit([(i, (i + 1) % 36) for i in range(36)] + [(i, i + 18) for i in range(18)])
+    assert program(edges) == longest_trail(edges) == 37
+
+
+@pytest.mark.parametrize("rows, cols, expected", [
+    # 4 x 4: 24 routes, 8 odd cities (2 inside each side) -> at least 3 unused; dropping the
+    # middle route of three sides pairs them up: 21.
+    (4, 4, 21),
+    # 6 x 5: 49 routes, 14 odd cities (4 inside each long side, 3 inside each short one) -> at
+    # least 6 unused; dropping 2 routes on each long side and 1 on each short side pairs 12 of
+    # them and keeps the grid joined: 43.
+    (6, 5, 43),
+])
+def test_grids(rows, cols, expected):
+    edges = grid(rows, cols)
+    assert program(edges) == longest_trail(edges) == expected
+
+
+def test_the_complete_graph_of_10_cities():
+    # 45 routes, every city of degree 9 (odd): at least 4 unused; dropping 4 disjoint routes
+    # leaves 2 odd cities and all joined: 41.
+    edges = unit([(a, b) for a in range(10) for b in range(a + 1, 10)])
+    assert program(edges) == longest_trail(edges) == 41
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_dense_10_city_multigraph_with_even_cities_is_walked_whole(seed):
+    # K10, plus a perfect matching (every city even), plus 4 doubled routes (still even): 54
+    # routes of random lengths, an Euler circuit. The program must find all of them.
+    rnd = random.Random(seed)
+    pairs = [(a, b) for a in range(10) for b in range(a + 1, 10)]
+    pairs += [(2 * i, 2 * i + 1) for i in range(5)] + [rnd.choice(pairs) for _ in range(2)] * 2
+    edges = [(f"c{a}", f"c{b}", rnd.randint(1, 8)) for a, b in pairs]
+    assert len(edges) == 54
+    assert program(edges) == sum(w for _, _, w in edges)
+
+
+def test_the_teaching_board_fully_owned():
+    # No hand count here: the program's routes are checked to be one walk, and the score must
+    # not depend on the order the routes come in.
+    board = teaching_board()
+    edges = [(r.a, r.b, r.length) for r in board.routes]
+    taken = scoring._heaviest_trail_routes(edges)
+    assert len(walk_through(taken)) == len(taken) + 1
+    assert longest_trail(edges[::-1]) == sum(w for _, _, w in taken)
+
+
+def test_E4_a_saved_game_on_a_grid_of_length_1_routes():
+    # The issue's case: a team owning dozens of 1-long routes (here all 49 of a 6 x 5 grid,
+    # seats 0 and 1 take turns). Hand count as in test_grids: 43.
+    edges = grid(6, 5)
+    board = make_board([(f"g{i}", a, b, 1) for i, (a, b, _) in enumerate(edges)],
+                       [("T1", "0,0", "5,4", 9)], name="grid board")
+    claimed = {f"g{i}": i % 2 for i in range(len(edges))}
+    game = Game.from_position(board=board, claimed=claimed)
+    a, b = sheet(game, 0), sheet(game, 1)
+    assert (a.longest_path, b.longest_path) == (43, 0)
+    assert a.asian_express == BONUS
+    game2 = Game.from_json(game.to_json())
+    assert sheet(game2, 0).longest_path == 43
+
+
+def test_the_longest_path_is_computed_once_per_set_of_routes():
+    # The team game asks for the scores on every render: the second time, no search runs.
+    game = Game.from_position(board=E4_BOARD, claimed={"s1": 0, "s2": 0, "s3": 1, "q": 2})
+    scoring._longest_trail.cache_clear()
+    first = game.scores()
+    misses = scoring._longest_trail.cache_info().misses
+    assert misses == 2  # one per team
+    assert game.scores() == first
+    assert scoring._longest_trail.cache_info().misses == misses
