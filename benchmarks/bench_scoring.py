@@ -1,4 +1,4 @@
-"""Benchmark: the longest continuous path (E4, ``scoring.longest_trail``) on hard graphs.
+"""Benchmark: the longest continuous path (E4, ``rules.network.longest_trail``) on hard graphs.
 
 Run:  .venv/bin/python benchmarks/bench_scoring.py [--graphs N] [--seed S]
 
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ttrlib.board import teaching_board  # noqa: E402
-from ttrlib.rules import scoring  # noqa: E402
+from ttrlib.rules import network  # noqa: E402
 
 BOUND_SECONDS = 1.0  # issue 11, for 54 routes
 BASELINE = [("a", "b", 2), ("b", "c", 3), ("c", "a", 1), ("c", "d", 4), ("d", "e", 2),
@@ -80,9 +80,9 @@ KINDS = {
 
 
 def timed(edges) -> tuple[float, float]:
-    scoring._longest_trail.cache_clear()
+    network._longest_trail.cache_clear()
     wall, cpu = time.perf_counter(), time.process_time()
-    scoring.longest_trail(edges)
+    network.longest_trail(edges)
     return time.perf_counter() - wall, time.process_time() - cpu
 
 

@@ -37,7 +37,7 @@ LAYER_NAMES = [
     # 5: rule families (pure functions over a state), the tunnel reveal's chance object, and
     #    the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
-     "rules.claims", "rules.tunnels", "rules.ending", "rules.deck", "rules.passing", "chance",
+     "rules.claims", "rules.tunnels", "rules.ending", "rules.deck", "rules.passing", "rules.network", "chance",
      "validity"],
     # 6: pictures (HTML fragments, the board map): they take duck-typed views and never import
     #    the engine above the rules
@@ -253,7 +253,7 @@ def test_known_edges_are_read():
     """The reader sees the kinds of import the package uses (counted by hand in the files)."""
     edges = {(e.importer, e.imported, e.function) for e in all_edges()}
     assert ("cards", "display", "_repr_html_") in edges  # from . import display, in a method
-    assert ("maps", "rules.scoring", None) in edges  # from .rules.scoring import connected
+    assert ("maps", "rules.network", None) in edges  # from .rules.network import connected
     assert ("lessons.tickets", "lessons", None) in edges  # from . import attempt, ... (names)
     assert ("lessons.handouts", "lessons.catalog", None) in edges  # absolute: from ttrlib.lessons
     assert ("widgets.tunnel_claim", "lessons.tunnels", None) in edges  # from ..lessons.tunnels

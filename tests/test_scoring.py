@@ -32,7 +32,7 @@ from ttrlib import CardCounts, Game, IllegalMove, standard_deck
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict, teaching_board
 from ttrlib.game import Phase
-from ttrlib.rules import scoring
+from ttrlib.rules import network
 from ttrlib.rules.scoring import longest_trail
 
 # E2, typed in from the rules text (not imported from ttrlib).
@@ -687,7 +687,7 @@ def test_E6_a_complete_tie_shares_the_first_rank():
 # Two independent brute forces: every sequence of distinct routes that forms a walk (the rule's
 # own words, for up to 7 routes), and every subset of routes that is connected with at most two
 # odd cities (Euler's theorem, for up to 11). The first checks the second on small graphs. Each
-# exact method of scoring.py (bounded search, degree-2 joining, integer program) is checked
+# exact method of network.py (bounded search, degree-2 joining, integer program) is checked
 # against them on its own, so a fast path cannot hide a slow path's mistake.
 
 
@@ -770,12 +770,12 @@ def walk_through(edges) -> list[str]:
 
 def program(edges) -> int:
     """The integer program alone, without the closed forms and the search in front of it."""
-    return sum(w for _, _, w in scoring._heaviest_trail_routes(edges))
+    return sum(w for _, _, w in network._heaviest_trail_routes(edges))
 
 
 def search(edges) -> int:
     """The depth-first search alone, with no budget."""
-    found = scoring._bounded_search(edges, 10**9)
+    found = network._bounded_search(edges, 10**9)
     assert found is not None
     return found
 
@@ -816,7 +816,7 @@ def test_longest_trail_hand_made(edges, expected):
     assert search(edges) == expected
     if edges:
         assert program(edges) == expected
-        assert program(scoring._suppress_degree_two(edges)) == expected  # loops may appear
+        assert program(network._suppress_degree_two(edges)) == expected  # loops may appear
 
 
 @st.composite
@@ -843,7 +843,7 @@ def test_longest_trail_dense_multigraphs_match_brute_force(edges):
 @settings(max_examples=80, deadline=None)
 @given(multigraphs(max_cities=6, max_edges=7))
 def test_the_two_brute_forces_agree(edges):
-    # Euler's theorem, which the subset brute force (and scoring.py) rely on, checked against
+    # Euler's theorem, which the subset brute force (and network.py) rely on, checked against
     # the walk-by-walk definition.
     assert subset_brute_force_longest(edges) == brute_force_longest(edges)
 
@@ -854,9 +854,9 @@ def test_every_exact_method_matches_the_subset_brute_force(edges):
     expected = subset_brute_force_longest(edges)
     assert longest_trail(edges) == expected
     assert search(edges) == expected
-    assert search(scoring._suppress_degree_two(edges)) == expected  # joining changes nothing
+    assert search(network._suppress_degree_two(edges)) == expected  # joining changes nothing
     if edges:
-        taken = scoring._heaviest_trail_routes(edges)
+        taken = network._heaviest_trail_routes(edges)
         walk_through(taken)  # the program's routes are one continuous path
         assert sum(w for _, _, w in taken) == expected
 
@@ -871,12 +871,12 @@ def test_the_program_on_dense_multigraphs_matches_the_subset_brute_force(edges):
 @settings(max_examples=40, deadline=None)
 @given(multigraphs(max_cities=6, max_edges=11))
 def test_a_search_out_of_budget_hands_over_to_the_program(edges):
-    scoring._longest_trail.cache_clear()
+    network._longest_trail.cache_clear()
     try:
-        with mock.patch.object(scoring, "SEARCH_BUDGET", 0):
+        with mock.patch.object(network, "SEARCH_BUDGET", 0):
             assert longest_trail(edges) == subset_brute_force_longest(edges)
     finally:
-        scoring._longest_trail.cache_clear()  # no answer found under the patch outlives it
+        network._longest_trail.cache_clear()  # no answer found under the patch outlives it
 
 
 @settings(max_examples=60, deadline=None)
@@ -975,7 +975,7 @@ def test_the_teaching_board_fully_owned():
     # not depend on the order the routes come in.
     board = teaching_board()
     edges = [(r.a, r.b, r.length) for r in board.routes]
-    taken = scoring._heaviest_trail_routes(edges)
+    taken = network._heaviest_trail_routes(edges)
     assert len(walk_through(taken)) == len(taken) + 1
     assert longest_trail(edges[::-1]) == sum(w for _, _, w in taken)
 
@@ -998,9 +998,9 @@ def test_E4_a_saved_game_on_a_grid_of_length_1_routes():
 def test_the_longest_path_is_computed_once_per_set_of_routes():
     # The team game asks for the scores on every render: the second time, no search runs.
     game = Game.from_position(board=E4_BOARD, claimed={"s1": 0, "s2": 0, "s3": 1, "q": 2})
-    scoring._longest_trail.cache_clear()
+    network._longest_trail.cache_clear()
     first = game.scores()
-    misses = scoring._longest_trail.cache_info().misses
+    misses = network._longest_trail.cache_info().misses
     assert misses == 2  # one per team
     assert game.scores() == first
-    assert scoring._longest_trail.cache_info().misses == misses
+    assert network._longest_trail.cache_info().misses == misses

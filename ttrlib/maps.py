@@ -35,7 +35,7 @@ from .cards import COLORS, Color
 from .display.looks import CARD_LOOKS, GRAY_ROUTE
 from .display.routes import tunnel_words
 from .errors import BoardError
-from .rules.scoring import connected
+from .rules.network import connected
 from .seats import TEAM_NAMES, seat_name, team_name, team_of
 
 # Team looks: a fill no track uses, a pattern so that the team never shows by colour alone.
