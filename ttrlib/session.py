@@ -26,9 +26,10 @@ from . import actions as act
 from .bots import GreedyBot
 from .errors import WrongPhase
 from .events import Event
-from .game import Game, Phase, PlayerView, seat_name
+from .game import Game, Phase, PlayerView
 from .rules import payments
 from .rules.scoring import TeamScore, score
+from .seats import seat_name
 
 #: Seeds a learner's session chooses: four digits read well on screen ("game 4821").
 SEED_RANGE = (1000, 9999)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from .. import actions as act
 from .. import display as pics
 from ..cards import CardCounts, Color
-from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase, seat_name
+from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase
+from ..seats import seat_name
 from . import attempt, log_markdown, plural, position, say, show, words_list
 
 __all__ = ["position", "table", "may_now", "log", "example", "stacked_reset_position",

@@ -14,9 +14,10 @@ from .. import actions as act
 from .. import display as pics
 from ..cards import CardCounts, Color
 from ..errors import IllegalMove
-from ..game import Game, seat_name
+from ..game import Game
 from ..rules.payments import claim_color
 from ..rules.scoring import ROUTE_POINTS
+from ..seats import seat_name
 from . import QUIET_ROW, position
 
 FACE_UP = QUIET_ROW  # no red, no locomotive: out of the way

@@ -14,8 +14,9 @@ from ..actions import Claim
 from ..bots import GreedyBot, play
 from ..cards import CardCounts
 from ..errors import SaveError
-from ..game import END_TRIGGER_TRAINS, Game, seat_name, team_name
+from ..game import END_TRIGGER_TRAINS, Game
 from ..rules.scoring import ROUTE_POINTS
+from ..seats import seat_name, team_name
 
 __all__ = ["watched_game", "final_round_html", "score_check_html", "ranking_html",
            "resume_story", "route_points_html", "ticket_position", "last_turn_position",

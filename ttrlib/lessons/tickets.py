@@ -8,7 +8,8 @@ ticket deck (which no player can see) reads the game itself, and says so.
 from __future__ import annotations
 
 from .. import display as pics
-from ..game import Game, Phase, seat_name
+from ..game import Game, Phase
+from ..seats import seat_name
 from . import attempt, log_markdown, plural, say, show, words_list
 from .start_here import board_map
 

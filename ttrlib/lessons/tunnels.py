@@ -14,9 +14,10 @@ from .. import actions as act
 from .. import display as pics
 from ..cards import CardCounts, Color
 from ..events import TunnelTried
-from ..game import Game, seat_name
+from ..game import Game
 from ..odds import matching_count
 from ..rules.payments import matches
+from ..seats import seat_name
 from . import chance_words
 from .claims import cards_words, payment_words, position, table_html, ways_html
 

@@ -11,7 +11,8 @@ import ipywidgets as w
 from .. import display, narration
 from ..errors import IllegalMove
 from ..events import Event
-from ..game import Game, Phase, PlayerView, seat_name, team_name
+from ..game import Game, Phase, PlayerView
+from ..seats import seat_name, team_name
 from ..session import SeatSession
 
 

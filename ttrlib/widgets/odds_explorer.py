@@ -29,7 +29,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import display
-from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color
+from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color, standard_deck
 from ..chance import Distribution, TunnelReveal
 from ..lessons import chance_words
 from ..session import fresh_seed
@@ -38,9 +38,10 @@ from .base import _plain
 
 __all__ = ["OddsExplorer"]
 
-#: Matching cards a full deck holds (rule C1): one colour (12) plus the locomotives (14), or the
+#: Matching cards a full deck holds (rule C1): one colour plus the locomotives, or the
 #: locomotives alone for a claim paid with locomotives only (U5).
-COLOUR_MATCHING = 12 + LOCOMOTIVES
+PER_COLOUR = standard_deck()[Color.RED]  # C1: every colour has as many cards
+COLOUR_MATCHING = PER_COLOUR + LOCOMOTIVES
 LOCO_MATCHING = LOCOMOTIVES
 
 TRIAL_CHOICES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -368,7 +369,7 @@ class OddsExplorer(w.VBox):
                              f"the deck has {LOCO_MATCHING} (C1): K is now {self.matching.value}.")
             else:
                 notes.append(f"A colour claim is matched by its colour and by locomotives (U2): "
-                             f"12 + {LOCOMOTIVES} = {COLOUR_MATCHING} in the deck (C1), so K is "
+                             f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING} in the deck (C1), so K is "
                              f"now {self.matching.value}.")
         self._update(None, None, notes)
 
@@ -419,8 +420,8 @@ class OddsExplorer(w.VBox):
             self.matching.description = "Matching K (colour + locos)"
             self.matching.tooltip = "Unseen cards of the claim's colour plus unseen locomotives"
             self.k_note.value = ("<span class='ttr-ox-sub'>Colour claim: that colour and "
-                                 "locomotives match (U2); fresh deck K = 12 + "
-                                 f"{LOCOMOTIVES} = {COLOUR_MATCHING}</span>")
+                                 "locomotives match (U2); fresh deck K = "
+                                 f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING}</span>")
 
     def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
         self.message.value = display.message_html(text, kind, rule=rule)

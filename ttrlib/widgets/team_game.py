@@ -17,8 +17,17 @@ from .. import actions as act
 from .. import display, narration
 from ..board import Board
 from ..errors import SaveError
-from ..game import FACE_UP, Game, Phase, PlayerView, seat_name, team_name
+from ..game import (
+    DRAW_TICKETS,
+    FACE_UP,
+    SETUP_TICKETS_DEALT,
+    SETUP_TICKETS_KEEP,
+    Game,
+    Phase,
+    PlayerView,
+)
 from ..rules.scoring import TeamScore
+from ..seats import seat_name, team_name
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
 from .tickets import TicketChooser
 
@@ -35,9 +44,10 @@ _CSS = """
 """
 
 _HINTS = {
-    Phase.SETUP_TICKETS: "Choose your tickets: keep at least 3 of the 5 and share 1 of them (T1).",
-    Phase.TURN: ("Your turn: draw train cards, claim a route, draw 4 tickets, or share 1-2 of "
-                 "your tickets."),
+    Phase.SETUP_TICKETS: (f"Choose your tickets: keep at least {SETUP_TICKETS_KEEP} of the "
+                          f"{SETUP_TICKETS_DEALT} and share 1 of them (T1)."),
+    Phase.TURN: ("Your turn: draw train cards, claim a route, draw "
+                 f"{DRAW_TICKETS} tickets, or share 1-2 of your tickets."),
     Phase.PLACE_CARD: ("Where does the card you drew go: your hand or the team cardholder? The "
                        "second card goes to the other place (D1)."),
     Phase.SECOND_CARD: ("Draw your second card (a face-up slot or the deck); it goes to the other "
@@ -195,7 +205,7 @@ class TeamGame(LessonWidget):
             [self.tunnel_payment, self.pay_button, self.withdraw_button])])
         board = self.view().board
         self.chooser = TicketChooser(board, "keep", self.keep)
-        self.draw_tickets = button("Draw 4 tickets", self.draw_ticket_cards, width="150px")
+        self.draw_tickets = button(f"Draw {DRAW_TICKETS} tickets", self.draw_ticket_cards, width="150px")
         self.sharer = TicketChooser(board, "share", self.share, share=False, pictures=False,
                                     confirm_label="Share the ticked tickets",
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")

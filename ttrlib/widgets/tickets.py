@@ -21,7 +21,8 @@ from .. import actions as act
 from .. import display, narration
 from ..board import Board
 from ..display import hidden_tickets_html, ticket_table_html  # kept importable from here
-from ..game import Game, Phase, PlayerView, seat_name, team_name
+from ..game import DRAW_TICKETS, Game, Phase, PlayerView
+from ..seats import seat_name, team_name
 from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
 
 
@@ -95,7 +96,7 @@ def _ticket_label(board: Board, tid: str) -> str:
 
 
 _PLAY_HINT = {
-    Phase.TURN: ("Your turn. Draw 4 tickets (keep at least 1, share 1 of them: T2), or share 1 "
+    Phase.TURN: (f"Your turn. Draw {DRAW_TICKETS} tickets (keep at least 1, share 1 of them: T2), or share 1 "
                  "or 2 of your private tickets, which takes the whole turn (T4)."),
     Phase.CHOOSE_TICKETS: ("Tick the tickets you keep (at least 1) and pick one of them to share "
                            "with your team (T2). The others go to the bottom of the deck (T3)."),
@@ -128,7 +129,7 @@ class TicketStepper(LessonWidget):
         self.chooser = TicketChooser(board, "keep", self.confirm_choice)
         self.continue_button = button("Continue", self.pass_screen, width="auto")
         self.start_button = button("Start the game", self.start, width="auto")
-        self.draw_tickets = button("Draw 4 tickets", self.draw, width="160px")
+        self.draw_tickets = button(f"Draw {DRAW_TICKETS} tickets", self.draw, width="160px")
         self.sharer = TicketChooser(board, "share", self.share, share=False, pictures=False,
                                     confirm_label="Share the ticked tickets",
                                     title="Share 1 or 2 private tickets with your team; it takes "
