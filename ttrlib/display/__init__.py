@@ -56,7 +56,7 @@ from .frames import layout_html, message_html
 from .looks import CARD_LOOKS, GRAY_ROUTE, CardLook
 from .routes import route_html
 from .tickets import hidden_tickets_html, ticket_html, ticket_table_html, tickets_html
-from .views import view_html
+from .views import seat_cards_html, view_html
 
 __all__ = [
     "CARD_LOOKS",
@@ -80,5 +80,6 @@ __all__ = [
     "ticket_html",
     "ticket_table_html",
     "tickets_html",
+    "seat_cards_html",
     "view_html",
 ]

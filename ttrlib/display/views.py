@@ -15,10 +15,7 @@ def view_html(view: Any) -> str:
     """What one seat may know (a ``PlayerView``, rule I1), as pictures: the seat, the face-up
     row, its own hand and tickets, the team's cardholders, the teammate's hand face down, and
     the public counts."""
-
     team = team_name(view.team)
-    letter = TEAM_NAMES[view.team]
-    mate = seat_name(view.teammate)
     board = view.board
     intro = (f'<div class="ttr-head"><span>Seat {escape(seat_name(view.seat))} ({escape(team)})</span>'
              f'<span class="ttr-sub">phase: {escape(view.phase.value)}; '
@@ -30,12 +27,7 @@ def view_html(view: Any) -> str:
         root(f'<div class="ttr-frame">{intro}<div class="ttr-sub">{escape(table)}</div></div>'),
         card_row_html(list(view.face_up), title="Face-up cards",
                       labels=[f"slot {i}" for i in range(len(view.face_up))]),
-        layout_html(
-            hand_html(view.hand),
-            cardholder_html(view.team_cardholder, letter),
-            offlimits_html(view.hand_sizes[view.teammate], f"Teammate {mate}'s hand"),
-            direction="row",
-        ),
+        seat_cards_html(view),
         layout_html(
             tickets_html([board.ticket(t) for t in view.tickets], "Your private tickets"),
             tickets_html([board.ticket(t) for t in view.team_tickets],
@@ -47,3 +39,16 @@ def view_html(view: Any) -> str:
         parts.append(tickets_html([board.ticket(t) for t in view.ticket_offer],
                                   "Tickets on offer to you"))
     return layout_html(*parts)
+
+
+def seat_cards_html(view: Any, *, hand_title: str = "Your hand", mate_title: str | None = None,
+                    direction: str = "row") -> str:
+    """What a seat may pay with, its hand and its team's cardholder, beside its teammate's hand
+    face down (K1: never the teammate's cards; I1: only their number is known)."""
+    mate = seat_name(view.teammate)
+    return layout_html(
+        hand_html(view.hand, title=hand_title),
+        cardholder_html(view.team_cardholder, TEAM_NAMES[view.team]),
+        offlimits_html(view.hand_sizes[view.teammate], mate_title or f"Teammate {mate}'s hand"),
+        direction=direction,
+    )

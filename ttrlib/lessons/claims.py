@@ -77,11 +77,8 @@ def seat_html(game: Game, seat: int = 0) -> str:
     """What ``seat`` may use (its hand and the team cardholder) and its teammate's hand face
     down, as pictures (K1, I1)."""
     view = game.view(seat)
-    return pics.layout_html(
-        pics.hand_html(view.hand, title=f"{view.name}'s hand"),
-        pics.cardholder_html(view.team_cardholder, view.name[0]),
-        pics.offlimits_html(view.hand_sizes[view.teammate], f"{seat_name(view.teammate)}'s hand"),
-        direction="row")
+    return pics.seat_cards_html(view, hand_title=f"{view.name}'s hand",
+                                mate_title=f"{seat_name(view.teammate)}'s hand")
 
 
 def refusals_html(game: Game, attempts: dict[str, act.Action]) -> str:

@@ -88,11 +88,7 @@ def seat_screen(view) -> None:
         f"cardholder holds {plural(len(view.team_cardholder), 'card')}, which both teammates see; "
         f"{mate} holds {plural(view.hand_sizes[view.teammate], 'card')} that {view.name} may not "
         f"see: the view holds only their number (I1).")
-    show(
-        pics.hand_html(view.hand, title=f"{view.name}'s hand"),
-        pics.cardholder_html(view.team_cardholder, team),
-        pics.offlimits_html(view.hand_sizes[view.teammate], f"{mate}'s hand"),
-    )
+    show(pics.seat_cards_html(view, hand_title=f"{view.name}'s hand", mate_title=f"{mate}'s hand"))
     show(pics.card_row_html(list(view.face_up), title="Face-up cards (everybody sees them, C5)",
                             labels=[f"slot {i}" for i in range(FACE_UP)]))
     say(f"The same goes for destination tickets: {view.name} reads its own "
@@ -196,5 +192,4 @@ def k1_position() -> Game:
 def k1_pictures() -> None:
     """The K1 exercise position from A1's seat."""
     view = k1_position().view(0)
-    show(pics.hand_html(view.hand, title="A1's hand"), pics.cardholder_html(
-        view.team_cardholder, "A"), pics.offlimits_html(view.hand_sizes[1], "A2's hand"))
+    show(pics.seat_cards_html(view, hand_title="A1's hand", mate_title="A2's hand"))

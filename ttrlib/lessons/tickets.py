@@ -38,9 +38,8 @@ def screen(game: Game, seat: int) -> str:
                        enumerate(v.team_ticket_counts))
     return pics.layout_html(
         pics.message_html(f"Screen of {v.name} (Team {team})", "info"),
-        pics.hand_html(v.hand, title=f"{v.name}'s hand"),
-        pics.cardholder_html(v.team_cardholder, team),
-        pics.offlimits_html(v.hand_sizes[v.teammate], f"{mate}'s hand"),
+        pics.seat_cards_html(v, hand_title=f"{v.name}'s hand", mate_title=f"{mate}'s hand",
+                             direction="column"),
         pictures(game, v.tickets, f"{v.name}'s private tickets"),
         pictures(game, v.team_tickets, f"Team {team} ticket cardholder (shared)"),
         hidden_tickets_html(v.ticket_counts[v.teammate], f"{mate}'s tickets"),

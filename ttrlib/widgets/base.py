@@ -181,13 +181,7 @@ class LessonWidget(w.VBox):
 
     def cards_html(self, view: PlayerView) -> str:
         """Your hand, the team cardholder, and the teammate's hand face down (K1, I1)."""
-        return display.layout_html(
-            display.hand_html(view.hand),
-            display.cardholder_html(view.team_cardholder, team_name(view.team).split()[-1]),
-            display.offlimits_html(view.hand_sizes[view.teammate],
-                                   f"Teammate {seat_name(view.teammate)}'s hand"),
-            direction="row",
-        )
+        return display.seat_cards_html(view)
 
     def events_html(self, events: Sequence[Event], last: int = 6, *,
                     face_down: Event | None = None) -> str:
