@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .actions import KeepTickets
-from .board import Board, board_from_dict
+from .board import TEAM_ASIA_TUNNELS, Board, board_from_dict
 from .cards import CardCounts, Color, standard_deck
 from .errors import BoardError, SaveError
 from .game import FACE_UP, PLAYER_COUNTS, TRAINS_PER_PLAYER, Game, Phase, TunnelAttempt
@@ -35,6 +35,8 @@ def board_to_dict(board: Board) -> dict:
     data: dict[str, Any] = {"name": board.name, "cities": list(board.cities)}
     if board.open_groups:
         data["open_groups"] = sorted(board.open_groups)
+    if board.tunnel_reveals != TEAM_ASIA_TUNNELS:
+        data["tunnel_reveals"] = list(board.tunnel_reveals)
     if board.positions:
         data["positions"] = {c: list(xy) for c, xy in board.positions.items()}
     data["routes"] = []
