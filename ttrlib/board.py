@@ -168,8 +168,8 @@ def _fail(source: str, where: str, message: str) -> BoardError:
 def data_problem(value: Any, *, max_depth: int, max_int: int) -> tuple[str, str] | None:
     """The first thing in parsed JSON or TOML data that no loader should have to handle, as
     ``(path, reason)``: nesting deeper than ``max_depth``, an integer beyond ``max_int`` either
-    way, a float that is not finite, a key that is not a string, or text that is not valid
-    Unicode (a lone surrogate). ``None`` when there is none. The walk uses no recursion, so any
+    way, a float that is not finite, a key that is not a string, text that is not valid
+    Unicode (a lone surrogate), or anything else than tables, lists, text, numbers and booleans. ``None`` when there is none. The walk uses no recursion, so any
     depth is safe; the path starts with the top-level field (``routes[3].length``)."""
     stack: list[tuple[Any, int, str]] = [(value, 0, "")]
     while stack:
@@ -196,8 +196,11 @@ def data_problem(value: Any, *, max_depth: int, max_int: int) -> tuple[str, str]
         elif isinstance(v, float):
             if not math.isfinite(v):
                 return where, f"holds {v!r}, not a finite number"
-        elif isinstance(v, str) and not v.isascii() and not _is_unicode(v):
-            return where, "holds text that is not valid Unicode"
+        elif isinstance(v, str):
+            if not v.isascii() and not _is_unicode(v):
+                return where, "holds text that is not valid Unicode"
+        else:
+            return where, f"holds {shown(v)}, which is not JSON or TOML data"
     return None
 
 
