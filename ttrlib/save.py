@@ -228,12 +228,12 @@ def from_dict(data: Any) -> Game:
     """Rebuild a game from the parsed JSON data of a save (see ``from_json``)."""
     if not isinstance(data, dict):
         raise SaveError("saved game: the top level must be a JSON object")
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise SaveError(f"saved game: {shown(unknown[0])} is not a field of a saved game")
     problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_INT)
     if problem:
         raise _err(*problem)
-    unknown = sorted(set(data) - _FIELDS)
-    if unknown:
-        raise _err(unknown[0], "is not a field of a saved game")
     if data.get("format") != FORMAT:
         raise _err("format", f"must be {FORMAT!r}")
     if data.get("version") != VERSION:
