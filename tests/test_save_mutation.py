@@ -121,8 +121,13 @@ def assert_valid(game: Game) -> None:
         if n == 4 and group not in board.open_groups:
             assert len(seats) <= len(ids) - 1, group  # double: 1 of 2; triple: 2 of 3
     row = [c for c in game.face_up if c is not None]
-    if row.count(L) >= 3:  # C5: only when fewer than 3 other cards are left anywhere to turn up
-        assert sum(c is not L for c in game.draw_pile + game.discard + row) < 3
+    if row.count(L) >= 3:  # C5: the policy keeps such a row only when no reset helps, or 5 failed
+        row_events = [e["kind"] for e in game.events if e["kind"] in ("reset", "no_reset")
+                      or e["kind"] == "draw" and e.get("card")]
+        if game.taken_slot is not None:
+            row_events = row_events[:-1]  # the face-up card waiting to be placed (D3)
+        assert sum(c is not L for c in game.draw_pile + game.discard + row) < 3 or \
+            row_events[-1:] == ["no_reset"] or row_events[-5:] == ["reset"] * 5
     phase = game.phase
     for seat, offer in enumerate(game.offers):
         if phase is Phase.SETUP_TICKETS:

@@ -15,7 +15,8 @@ shapes and types; C1 (the 110 cards, and known cards inside their hand or cardho
 trains per seat, on the board or in supply); K3 (no set of owners the claim rules could not have
 produced); tickets in exactly one place; T1 and T2 (offers, setup choices and kept tickets per
 phase); the fields of a pending decision (D1-D3 ``drawn``/``taken_slot``/``first_to``, U1-U7
-``tunnel``); C5 (no row of 3 face-up locomotives unless the C5 policy keeps it); E1 (the final round, passes, a game that is over); the event log; and
+``tunnel``); C5 (no row of 3 face-up locomotives unless the C5 policy keeps it: too few other
+cards now or at the last check, or the bounded resets ran out, as the log shows); E1 (the final round, passes, a game that is over); the event log; and
 last that a game not over has a legal action (``game.legal_actions()``).
 
 >>> from ttrlib import Game
@@ -41,6 +42,7 @@ from .game import (
     DRAW_TICKETS,
     END_TRIGGER_TRAINS,
     FACE_UP,
+    MAX_FACE_UP_RESETS,
     PLAYER_COUNTS,
     SETUP_TICKETS_DEALT,
     SETUP_TICKETS_KEEP,
@@ -95,6 +97,23 @@ def event_problem(events: Any, players: int) -> Problem | None:
             if not isinstance(e.get(key), str):
                 return "events", f"event {i}: {key!r} must be a string"
     return None
+
+
+def row_kept_by_policy(events: list, taking: bool) -> bool:
+    """C5 policy: did the last check of the face-up row keep 3 locomotives (``no_reset``: the
+    cards left then could not help; or ``MAX_FACE_UP_RESETS`` resets ran out)? Read from the
+    log: the last events that changed the row (a reset, a kept row, a face-up card taken).
+    ``taking``: the last one is a face-up card still waiting to be placed (D3), whose C5 check
+    comes later. Every completed face-up take is followed by a C5 check, and nothing else
+    changes the row, so a row of 3 locomotives the policy did not keep is followed by a reset."""
+    kinds = [e.get("kind") for e in events if isinstance(e, dict) and (
+        e.get("kind") in ("reset", "no_reset")
+        or (e.get("kind") == "draw" and e.get("card") is not None))]
+    if taking and kinds and kinds[-1] == "draw":
+        kinds.pop()
+    tail = kinds[-MAX_FACE_UP_RESETS:]
+    return kinds[-1:] == ["no_reset"] or (len(tail) == MAX_FACE_UP_RESETS
+                                          and all(k == "reset" for k in tail))
 
 
 # --------------------------------------------------------------------------------------------
@@ -337,7 +356,9 @@ def _face_up(g: Any) -> Iterator[Problem]:
     locomotives = sum(c is Color.LOCOMOTIVE for c in row)
     if locomotives >= 3:
         others = sum(c is not Color.LOCOMOTIVE for c in g.draw_pile + g.discard + row)
-        if others >= 3:  # C5 policy: the row stays only when no reset could ever help
+        # C5 policy: the row stays when no reset could ever help (now, or at the last check),
+        # or after the bounded resets.
+        if others >= 3 and not row_kept_by_policy(g.events, g.taken_slot is not None):
             yield "face_up", (f"{locomotives} face-up locomotives: the row is discarded and five "
                               "new cards are turned up (C5)")
     # An empty slot is no problem: the end of the turn refills it (C5/C6 policy), and
