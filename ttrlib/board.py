@@ -229,14 +229,14 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
     """Validate parsed board data (the TOML layout) and build a ``Board``."""
     if not isinstance(data, dict):
         raise _fail(source, "top level", "a board is a table with name, cities, routes, tickets")
-    problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_BOARD_INT)
-    if problem:
-        raise _fail(source, *problem)
     known_top = {"name", "cities", "routes", "tickets", "open_groups", "positions",
                  "tunnel_reveals"}
     for key in data:
         if key not in known_top:
             raise _fail(source, "top level", f"unknown field {shown(key)}")
+    problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_BOARD_INT)
+    if problem:
+        raise _fail(source, *problem)
     name = _field(data, "name", str, source, "top level")
     cities = data.get("cities")
     if not isinstance(cities, list) or not cities:
