@@ -320,7 +320,10 @@ def test_a_mutated_board_is_refused_naming_the_field_or_is_valid_and_playable(da
     chosen = data.draw(st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=2))
     chosen = [m for m in chosen if m is not m_deep] + [m_deep] * (m_deep in chosen)
     for mutation in chosen:  # m_deep once and last: nothing walks a deep tree
-        mutation(tree, data)
+        try:
+            mutation(tree, data)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            pass  # the first mutation broke what the second one looks for (not ttrlib's code)
     event(outcome_of_data(tree, seed=data.draw(st.integers(0, 2**32 - 1))))
 
 
@@ -331,7 +334,7 @@ def test_a_mutated_board_is_refused_naming_the_field_or_is_valid_and_playable(da
 def test_a_mutated_board_file_is_refused_naming_the_field_or_is_valid(tmp_path, data):
     tree = copy.deepcopy(BASES[data.draw(st.sampled_from(sorted(BASES)))])
     mutation = data.draw(st.sampled_from([m for m in MUTATIONS if m is not m_deep]))
-    mutation(tree, data)
+    mutation(tree, data)  # one mutation of a valid tree always applies
     try:
         text = to_toml(tree).encode("utf-8")
     except (TypeError, ValueError):  # no TOML spelling (a 5000-digit int is written as text)

@@ -332,9 +332,10 @@ def test_a_mutated_save_is_refused_naming_a_field_or_is_valid_and_goes_on(data):
     name = data.draw(st.sampled_from(sorted(SAVES)))
     tree = json.loads(SAVES[name])
     for mutation in data.draw(st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=2)):
-        mutation(tree, data)
-        if not isinstance(tree, dict):
-            break
+        try:
+            mutation(tree, data)
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+            pass  # the first mutation broke what the second one looks for (not ttrlib's code)
     event(outcome(serialise(tree, data), seed=data.draw(st.integers(0, 2**32 - 1))))
 
 
