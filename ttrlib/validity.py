@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from itertools import permutations
 from typing import Any
 
+from .actions import KeepTickets
 from .cards import EMPTY, CardCounts, Color, standard_deck
 from .errors import shown
 
@@ -165,7 +166,7 @@ def _shapes(g: Any) -> Iterator[Problem]:
                 isinstance(x, list) and all(isinstance(t, str) for t in x) for x in value)):
             yield field, f"must be {length} lists of ticket ids"
     if not (isinstance(g.setup_choices, dict) and all(
-            _seat(s, n) and isinstance(c.keep, frozenset) and all(isinstance(t, str) for t in c.keep)
+            _seat(s, n) and isinstance(c, KeepTickets) and all(isinstance(t, str) for t in c.keep)
             and isinstance(c.share, str) for s, c in g.setup_choices.items())):
         yield "setup_choices", "must map seats to keep/share choices of ticket ids"
 
