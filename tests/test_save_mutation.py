@@ -157,7 +157,7 @@ def assert_can_go_on(game: Game, seed: int, steps: int = 4) -> None:
         game.view(game.to_move)  # what the widgets read
 
 
-FIELD_NAMED = re.compile(r"field '([a-z_]+)")
+FIELD_NAMED = re.compile(r"field [\"']([a-z_]+)")  # quoted by repr: "..." when the path holds a '
 
 
 def assert_refusal_is_good(error: SaveError) -> str:
