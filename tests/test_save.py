@@ -17,8 +17,11 @@ import pytest
 
 from ttrlib import CardCounts, Game, IllegalMove, SaveError
 from ttrlib import actions as act
-from ttrlib.bots import RandomBot
+from ttrlib.bots import GreedyBot, RandomBot
+from ttrlib.cards import Color
+from ttrlib.errors import SetupError
 from ttrlib.game import Phase
+from ttrlib.validity import check_state
 
 # --------------------------------------------------------------------------------------------------
 # states in every phase
@@ -550,3 +553,37 @@ def test_D3_a_pending_face_up_locomotive_is_refused(saved_face_up):
     data["draw_pile"][loco] = data["drawn"]
     data["drawn"] = "locomotive"
     reject(data, "'taken_slot'", "D2")
+
+
+# --------------------------------------------------------------------------------------------------
+# validity.check_state: every position of real games passes it (no false alarms)
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [50, 176, 1, 2, 3, 4])
+def test_check_state_passes_after_every_action_of_a_game(seed):
+    # Seeds 50 and 176 reach the C5 policy: 5 resets in a row that fail (50), and a row of 3
+    # locomotives kept when no reset could help that stays while cards are discarded (176).
+    players = 4 if seed % 2 else 6
+    game = Game.new(players=players, seed=seed)
+    bot = GreedyBot if seed % 3 == 0 else RandomBot
+    bots = [bot(seed=seed * 10 + s) for s in range(players)]
+    kept_rows = 0
+    while True:
+        assert check_state(game) is None, (game.turns, check_state(game))
+        kept_rows += sum(c is Color.LOCOMOTIVE for c in game.face_up) >= 3
+        if game.is_over:
+            break
+        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
+    if seed in (50, 176):
+        assert kept_rows, "the seed should reach a row of 3 face-up locomotives (C5 policy)"
+
+
+def test_check_state_names_the_first_problem_or_raises_the_given_error():
+    game = Game.new(players=4, seed=5)
+    setup_all(game)
+    game.final_turns_left = 0
+    assert check_state(game) == ("final_turns_left", "the final round begins only once a team "
+                                 "has 4 or fewer trains (E1)")
+    with pytest.raises(SetupError, match="field 'final_turns_left': the final round"):
+        check_state(game, SetupError)

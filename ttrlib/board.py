@@ -5,6 +5,8 @@ The file format (see ``ttrlib/boards/teaching.toml`` for a full example)::
     name = "My board"
     cities = ["Delhi", "Lahore", ...]
     open_groups = ["canton-hongkong"]   # K3: parallel tracks that all stay open with 4 players
+    tunnel_reveals = [4, 5, 6]          # U1: the numbers a tunnel may carry. Optional: Team Asia's
+                                        # 4-6 by default; [3] for classic Europe tunnels
 
     [positions]                         # optional, for maps: every city at [x, y]
     "Delhi" = [77.2, 28.6]              # (the teaching board uses longitude, latitude)
@@ -15,7 +17,8 @@ The file format (see ``ttrlib/boards/teaching.toml`` for a full example)::
     b = "Lahore"
     length = 3                   # 1..8 (E2 scores lengths 1-8)
     color = "gray"               # "gray" or one of the 8 train colours
-    tunnel = 0                   # cards revealed when claimed (U1); 0 = not a tunnel. Optional.
+    tunnel = 0                   # cards revealed when claimed (U1): 0 = not a tunnel, else one
+                                 # of `tunnel_reveals`. Optional.
     group = "delhi-lahore"       # parallel tracks share a group (double / triple routes). Optional.
 
     [[tickets]]
@@ -24,7 +27,10 @@ The file format (see ``ttrlib/boards/teaching.toml`` for a full example)::
     b = "Calcutta"
     points = 13
 
-``load_board(path)`` raises ``BoardError`` naming the file, the entry and the field that is wrong.
+``load_board(path)`` raises ``BoardError`` naming the file, the entry and the field that is wrong
+(a value is quoted in at most ``errors.MAX_SHOWN`` characters): also for a file that is not UTF-8
+or not TOML, nesting deeper than ``MAX_DEPTH``, an integer beyond ``MAX_BOARD_INT``, a position
+that is not a finite number, and a ticket whose two cities no chain of routes joins.
 
 >>> board = teaching_board()
 >>> board.route("canton-hongkong-1").group in board.open_groups
@@ -33,6 +39,8 @@ True
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from dataclasses import dataclass, field
 from functools import cache
@@ -40,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import TRAIN_COLORS, Color
-from .errors import BoardError
+from .errors import BoardError, shown
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,6 +58,10 @@ else:  # pragma: no cover - Python 3.10
 GRAY = "gray"
 MAX_ROUTE_LENGTH = 8
 MAX_TUNNEL = 6  # U1: Team Asia reveals 4-6, Europe 3
+TEAM_ASIA_TUNNELS = (4, 5, 6)  # U1: "a tunnel route carries a number from 4 to 6"
+EUROPE_TUNNEL = 3  # U1: "classic Europe tunnels reveal 3"
+MAX_DEPTH = 8  # a board file nests 4 levels deep (positions: table, city, [x, y])
+MAX_BOARD_INT = 10**9  # every number of a board is small; this keeps huge ones out
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,7 @@ class Board:
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
     open_groups: frozenset[str] = frozenset()
+    tunnel_reveals: tuple[int, ...] = TEAM_ASIA_TUNNELS  # U1: the numbers a tunnel may carry
     positions: dict = field(default_factory=dict, compare=False)  # city -> (x, y), for maps
     source: str = field(default="<memory>", compare=False)
     _routes: dict = field(default_factory=dict, repr=False, compare=False)
@@ -152,6 +165,53 @@ def _fail(source: str, where: str, message: str) -> BoardError:
     return BoardError(f"{source}: {where}: {message}")
 
 
+def data_problem(value: Any, *, max_depth: int, max_int: int) -> tuple[str, str] | None:
+    """The first thing in parsed JSON or TOML data that no loader should have to handle, as
+    ``(path, reason)``: nesting deeper than ``max_depth``, an integer beyond ``max_int`` either
+    way, a float that is not finite, a key that is not a string, text that is not valid
+    Unicode (a lone surrogate), or anything else than tables, lists, text, numbers and booleans. ``None`` when there is none. The walk uses no recursion, so any
+    depth is safe; the path starts with the top-level field (``routes[3].length``)."""
+    stack: list[tuple[Any, int, str]] = [(value, 0, "")]
+    while stack:
+        v, depth, path = stack.pop()
+        where = path or "top level"
+        if isinstance(v, dict):
+            if depth >= max_depth:
+                return where, f"nests deeper than {max_depth} levels"
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    return where, f"has a key {shown(k)} that is not a string"
+                if not k.isascii() and not _is_unicode(k):
+                    return where, "has a key that is not valid Unicode text"
+                stack.append((item, depth + 1, f"{path}.{k[:40]}" if path else k[:40]))
+        elif isinstance(v, list):
+            if depth >= max_depth:
+                return where, f"nests deeper than {max_depth} levels"
+            stack.extend((item, depth + 1, f"{path}[{i}]") for i, item in enumerate(v))
+        elif isinstance(v, bool) or v is None:
+            continue
+        elif isinstance(v, int):
+            if abs(v) > max_int:
+                return where, f"holds an integer beyond +-{max_int}"
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                return where, f"holds {v!r}, not a finite number"
+        elif isinstance(v, str):
+            if not v.isascii() and not _is_unicode(v):
+                return where, "holds text that is not valid Unicode"
+        else:
+            return where, f"holds {shown(v)}, which is not JSON or TOML data"
+    return None
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, e.g. from a JSON escape "\\udc80"
+        return False
+    return True
+
+
 def _field(entry: dict, key: str, kind: type, source: str, where: str, default: Any = ...) -> Any:
     if key not in entry:
         if default is ...:
@@ -159,9 +219,9 @@ def _field(entry: dict, key: str, kind: type, source: str, where: str, default: 
         return default
     value = entry[key]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise _fail(source, where, f"field {key!r} must be an integer, not {value!r}")
+        raise _fail(source, where, f"field {key!r} must be an integer, not {shown(value)}")
     if kind is str and (not isinstance(value, str) or not value.strip()):
-        raise _fail(source, where, f"field {key!r} must be a non-empty string, not {value!r}")
+        raise _fail(source, where, f"field {key!r} must be a non-empty string, not {shown(value)}")
     return value
 
 
@@ -169,10 +229,14 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
     """Validate parsed board data (the TOML layout) and build a ``Board``."""
     if not isinstance(data, dict):
         raise _fail(source, "top level", "a board is a table with name, cities, routes, tickets")
-    known_top = {"name", "cities", "routes", "tickets", "open_groups", "positions"}
+    known_top = {"name", "cities", "routes", "tickets", "open_groups", "positions",
+                 "tunnel_reveals"}
     for key in data:
         if key not in known_top:
-            raise _fail(source, "top level", f"unknown field {key!r}")
+            raise _fail(source, "top level", f"unknown field {shown(key)}")
+    problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_BOARD_INT)
+    if problem:
+        raise _fail(source, *problem)
     name = _field(data, "name", str, source, "top level")
     cities = data.get("cities")
     if not isinstance(cities, list) or not cities:
@@ -180,11 +244,12 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
     seen: set[str] = set()
     for i, city in enumerate(cities):
         if not isinstance(city, str) or not city.strip():
-            raise _fail(source, f"cities[{i}]", f"a city is a non-empty string, not {city!r}")
+            raise _fail(source, f"cities[{i}]", f"a city is a non-empty string, not {shown(city)}")
         if city in seen:
-            raise _fail(source, f"cities[{i}]", f"city {city!r} is listed twice")
+            raise _fail(source, f"cities[{i}]", f"city {shown(city)} is listed twice")
         seen.add(city)
 
+    reveals = _tunnel_reveals(data, source)
     raw_routes = data.get("routes")
     if not isinstance(raw_routes, list) or not raw_routes:
         raise _fail(source, "top level", "field 'routes' must be a non-empty list of tables")
@@ -196,10 +261,10 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         if not isinstance(entry, dict):
             raise _fail(source, where, "a route is a table")
         rid = _field(entry, "id", str, source, where)
-        where = f"routes[{i}] (id {rid!r})"
+        where = f"routes[{i}] (id {shown(rid)})"
         for key in entry:
             if key not in route_fields:
-                raise _fail(source, where, f"unknown field {key!r}")
+                raise _fail(source, where, f"unknown field {shown(key)}")
         if rid in ids:
             raise _fail(source, where, "field 'id' repeats an earlier route's id")
         ids.add(rid)
@@ -207,7 +272,7 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         b = _field(entry, "b", str, source, where)
         for key, city in (("a", a), ("b", b)):
             if city not in seen:
-                raise _fail(source, where, f"field {key!r}: {city!r} is not in 'cities'")
+                raise _fail(source, where, f"field {key!r}: {shown(city)} is not in 'cities'")
         if a == b:
             raise _fail(source, where, "fields 'a' and 'b' name the same city")
         length = _field(entry, "length", int, source, where)
@@ -219,16 +284,17 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         else:
             allowed = [c.value for c in TRAIN_COLORS]
             if colour_name not in allowed:
-                raise _fail(
-                    source, where, f"field 'color' must be 'gray' or one of {allowed}, not {colour_name!r}"
-                )
+                raise _fail(source, where, f"field 'color' must be 'gray' or one of {allowed}, "
+                            f"not {shown(colour_name)}")
             color = Color(colour_name)
         tunnel = _field(entry, "tunnel", int, source, where, default=0)
-        if not 0 <= tunnel <= MAX_TUNNEL:
-            raise _fail(source, where, f"field 'tunnel' must be 0 (no tunnel) to {MAX_TUNNEL}, not {tunnel}")
+        if tunnel != 0 and tunnel not in reveals:
+            numbers = ", ".join(str(n) for n in reveals)
+            raise _fail(source, where, f"field 'tunnel' must be 0 (no tunnel) or {numbers} (U1: "
+                        f"the numbers this board's tunnels carry), not {tunnel}")
         group = entry.get("group", "")
         if not isinstance(group, str):
-            raise _fail(source, where, f"field 'group' must be a string, not {group!r}")
+            raise _fail(source, where, f"field 'group' must be a string, not {shown(group)}")
         routes.append(Route(rid, a, b, length, color, tunnel, group))
 
     by_group: dict[str, list[Route]] = {}
@@ -257,8 +323,9 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         raise _fail(source, "top level", "field 'open_groups' must be a list of group names")
     for i, g in enumerate(open_groups):
         if not isinstance(g, str) or g not in by_group:
-            raise _fail(source, f"open_groups[{i}]", f"{g!r} is not the group of any route")
+            raise _fail(source, f"open_groups[{i}]", f"{shown(g)} is not the group of any route")
 
+    part = _components(routes)  # E3: a ticket's cities must be joined by some chain of routes
     raw_tickets = data.get("tickets")
     if not isinstance(raw_tickets, list) or not raw_tickets:
         raise _fail(source, "top level", "field 'tickets' must be a non-empty list of tables")
@@ -269,10 +336,10 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         if not isinstance(entry, dict):
             raise _fail(source, where, "a ticket is a table")
         tid = _field(entry, "id", str, source, where)
-        where = f"tickets[{i}] (id {tid!r})"
+        where = f"tickets[{i}] (id {shown(tid)})"
         for key in entry:
             if key not in {"id", "a", "b", "points"}:
-                raise _fail(source, where, f"unknown field {key!r}")
+                raise _fail(source, where, f"unknown field {shown(key)}")
         if tid in tids:
             raise _fail(source, where, "field 'id' repeats an earlier ticket's id")
         tids.add(tid)
@@ -280,12 +347,15 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         b = _field(entry, "b", str, source, where)
         for key, city in (("a", a), ("b", b)):
             if city not in seen:
-                raise _fail(source, where, f"field {key!r}: {city!r} is not in 'cities'")
+                raise _fail(source, where, f"field {key!r}: {shown(city)} is not in 'cities'")
         if a == b:
             raise _fail(source, where, "fields 'a' and 'b' name the same city")
         points = _field(entry, "points", int, source, where)
         if points <= 0:
             raise _fail(source, where, f"field 'points' must be positive, not {points}")
+        if part.get(a, a) != part.get(b, b):
+            raise _fail(source, where, f"fields 'a' and 'b': no chain of routes joins {shown(a)} "
+                        f"and {shown(b)}, so the ticket could never be completed (E3)")
         tickets.append(Ticket(tid, a, b, points))
 
     positions = data.get("positions", {})
@@ -293,13 +363,16 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         raise _fail(source, "top level", "field 'positions' must be a table of city = [x, y]")
     for city, xy in positions.items():
         if city not in seen:
-            raise _fail(source, f"positions ({city!r})", f"{city!r} is not in 'cities'")
+            raise _fail(source, f"positions ({shown(city)})", f"{shown(city)} is not in 'cities'")
         if not (isinstance(xy, list) and len(xy) == 2 and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)):
-            raise _fail(source, f"positions ({city!r})", f"must be [x, y] numbers, not {xy!r}")
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in xy)):
+            raise _fail(source, f"positions ({shown(city)})",
+                        f"must be [x, y] finite numbers, not {shown(xy)}")
     if positions and len(positions) != len(cities):
         missing = [c for c in cities if c not in positions]
-        raise _fail(source, "positions", f"give every city a position or none; missing {missing}")
+        raise _fail(source, "positions",
+                    f"give every city a position or none; missing {shown(missing)}")
 
     return Board(
         name=name,
@@ -307,24 +380,59 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         routes=tuple(routes),
         tickets=tuple(tickets),
         open_groups=frozenset(open_groups),
+        tunnel_reveals=reveals,
         positions={c: (float(x), float(y)) for c, (x, y) in positions.items()},
         source=source,
     )
 
 
-def load_board(path: "str | Path") -> Board:
+def _tunnel_reveals(data: dict, source: str) -> tuple[int, ...]:
+    """U1: the numbers this board's tunnels may carry: Team Asia's 4-6 unless the board states
+    others (3 for classic Europe tunnels)."""
+    stated = data.get("tunnel_reveals", list(TEAM_ASIA_TUNNELS))
+    allowed = (EUROPE_TUNNEL, *TEAM_ASIA_TUNNELS)
+    if not (isinstance(stated, list) and stated and all(
+            type(n) is int and n in allowed for n in stated) and len(set(stated)) == len(stated)):
+        raise _fail(source, "top level", "field 'tunnel_reveals' must list different numbers "
+                    f"among {list(allowed)} (U1), not {shown(stated)}")
+    return tuple(sorted(stated))
+
+
+def _components(routes: list[Route]) -> dict[str, str]:
+    """City -> one city of its connected part of the route graph (union-find)."""
+    parent: dict[str, str] = {}
+
+    def root(c: str) -> str:
+        while parent.setdefault(c, c) != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for r in routes:
+        parent[root(r.a)] = root(r.b)
+    return {c: root(c) for c in parent}
+
+
+def load_board(path: "str | os.PathLike[str]") -> Board:
     """Read and validate a board file (TOML). Errors name the file, the entry and the field."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise BoardError(f"load_board: the board file is named by a path, not {shown(path)}")
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as exc:
         raise BoardError(f"{path}: cannot read the board file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
-        raise BoardError(f"{path}: the board file is not UTF-8 text ({exc.reason})") from None
+        raise BoardError(f"{path}: the board file is not UTF-8 text ({exc.reason} at byte "
+                         f"{exc.start})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BoardError(f"{path}: not valid TOML ({exc})") from None
+        raise BoardError(f"{path}: not valid TOML ({shown(str(exc))})") from None
+    except RecursionError:
+        raise BoardError(f"{path}: not valid TOML: it nests deeper than Python can read") from None
+    except ValueError:  # an integer of more than 4300 digits (Python's int conversion limit)
+        raise BoardError(f"{path}: not valid TOML: it holds a number too long to read") from None
     return board_from_dict(data, source=str(path))
 
 

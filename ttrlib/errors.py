@@ -9,6 +9,38 @@ reason; a rejected action never changes the game.
 
 from __future__ import annotations
 
+import reprlib
+
+MAX_MESSAGE = 400  # characters: an error message never echoes a huge value whole
+MAX_SHOWN = 80  # characters of a value quoted in a message
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = MAX_SHOWN
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
+_SHORT.maxlevel = 3
+_SHORT.maxlong = 40
+
+
+def shown(value: object) -> str:
+    """A short repr of ``value`` for an error message, whatever its size, depth or kind.
+
+    >>> len(shown("x" * 10_000))
+    80
+    >>> shown(10 ** 5000)
+    'an integer too large to show'
+    """
+    try:
+        text = _SHORT.repr(value)
+    except (ValueError, RecursionError, TypeError):  # a >4300-digit int, a cycle, a bad __repr__
+        return "an integer too large to show" if isinstance(value, int) else \
+            f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 3] + "..."
+
+
+def bounded(message: str) -> str:
+    """``message`` cut to ``MAX_MESSAGE`` characters."""
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 3] + "..."
+
 
 class TTRError(ValueError):
     """Base of every error ttrlib raises on bad input."""
@@ -43,11 +75,18 @@ class IllegalTickets(IllegalMove):
     """A ticket choice or share that breaks T1-T4."""
 
 
-class BoardError(TTRError):
+class _BoundedError(TTRError):
+    """An error about outside data: its message is cut to ``MAX_MESSAGE`` characters."""
+
+    def __init__(self, message: str = ""):
+        super().__init__(bounded(str(message)))
+
+
+class BoardError(_BoundedError):
     """A malformed board file: the message names the file, the entry and the field."""
 
 
-class SaveError(TTRError):
+class SaveError(_BoundedError):
     """A malformed or tampered saved game: the message names what is wrong."""
 
 

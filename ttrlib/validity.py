@@ -1,0 +1,388 @@
+"""One validity check of a game's state: is it a position the rules can reach, and can it go on?
+
+``check_state(game)`` reads the game's attributes by name (``draw_pile``, ``discard``,
+``face_up``, ``hands``, ``holders``, ``known_hand``, ``known_holder``, ``trains``, ``owners``,
+``ticket_deck``, ``tickets``, ``team_tickets``, ``offers``, ``setup_choices``, ``phase``,
+``to_move``, ``drawn``, ``taken_slot``, ``first_to``, ``tunnel``, ``final_turns_left``,
+``passes_in_a_row``, ``turns``, ``events``, ``board``, ``players``) and returns the first problem
+as ``(field, reason)``, or ``None``; given an error class it raises that instead, so
+``Game.from_position`` (``SetupError``), the check after every action (tests) and loading a save
+(``SaveError``) share it. Fields are named as in a saved game and in ``from_position``
+(``cardholders``, ``claimed``, ``known_in_hands``); ``cards`` is the 110 train cards together.
+
+What it checks, in this order (so that no later check meets a shape it cannot read):
+shapes and types; C1 (the 110 cards, and known cards inside their hand or cardholder); C3 (27
+trains per seat, on the board or in supply); K3 (no set of owners the claim rules could not have
+produced); tickets in exactly one place; T1 and T2 (offers, setup choices and kept tickets per
+phase); the fields of a pending decision (D1-D3 ``drawn``/``taken_slot``/``first_to``, U1-U7
+``tunnel``); C5 (no row of 3 face-up locomotives unless the C5 policy keeps it: too few other
+cards now or at the last check, or the bounded resets ran out, as the log shows); E1 (the final round, passes, a game that is over); the event log; and
+last that a game not over has a legal action (``game.legal_actions()``).
+
+>>> from ttrlib import Game
+>>> game = Game.new(players=4, seed=3)
+>>> check_state(game) is None
+True
+>>> game.trains[0] -= 1
+>>> check_state(game)
+('trains', 'seat 0 has 26 trains left and 0 on the board, not 27 in all (C3)')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import permutations
+from typing import Any
+
+from .actions import KeepTickets
+from .cards import EMPTY, CardCounts, Color, standard_deck
+from .errors import shown
+
+# At merge: these come from wherever the state's constants live; validity must stay below game.
+from .game import (
+    DRAW_TICKETS,
+    END_TRIGGER_TRAINS,
+    FACE_UP,
+    MAX_FACE_UP_RESETS,
+    PLAYER_COUNTS,
+    SETUP_TICKETS_DEALT,
+    SETUP_TICKETS_KEEP,
+    STARTING_HAND,
+    TRAINS_PER_PLAYER,
+    Phase,
+)
+from .rules import payments, tracks
+
+Problem = tuple[str, str]
+PLACES = ("hand", "cardholder")  # D1: where a drawn card goes
+
+
+def check_state(game: Any, error: type[Exception] | None = None) -> Problem | None:
+    """The first problem of ``game`` as ``(field, reason)``, or ``None`` if it is valid. With
+    ``error``, raise ``error("field 'F': reason")`` instead of returning a problem."""
+    for found in _problems(game):
+        if error is not None:
+            raise error(f"field {found[0]!r}: {found[1]}")
+        return found
+    return None
+
+
+def _problems(game: Any) -> Iterator[Problem]:
+    # Each family stops at its first problem; the later ones assume the earlier ones passed.
+    for family in (_shapes, _cards, _trains_and_routes, _tickets, _pending, _face_up, _ending):
+        found = next(family(game), None)
+        if found:
+            yield found
+            return
+    found = event_problem(game.events, game.players)
+    if found:
+        yield found
+        return
+    if game.phase is not Phase.OVER and not game.legal_actions():
+        yield "phase", (f"the game is not over, yet seat {game.to_move} has no legal action in "
+                        f"the {game.phase.value!r} phase")
+
+
+def event_problem(events: Any, players: int) -> Problem | None:
+    """The event log: a list of tables with at least ``seat`` (a seat or null), ``kind`` and
+    ``text`` (strings), so every later reader (the log, the widgets) can read every event."""
+    if not isinstance(events, list):
+        return "events", "must be a list of events"
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            return "events", f"event {i} is {shown(e)}, not a table"
+        seat = e.get("seat")
+        if "seat" not in e or not (seat is None or _seat(seat, players)):
+            return "events", f"event {i}: 'seat' must be a seat 0-{players - 1} or null"
+        for key in ("kind", "text"):
+            if not isinstance(e.get(key), str):
+                return "events", f"event {i}: {key!r} must be a string"
+    return None
+
+
+def row_kept_by_policy(events: list, taking: bool) -> bool:
+    """C5 policy: did the last check of the face-up row keep 3 locomotives (``no_reset``: the
+    cards left then could not help; or ``MAX_FACE_UP_RESETS`` resets ran out)? Read from the
+    log: the last events that changed the row (a reset, a kept row, a face-up card taken).
+    ``taking``: the last one is a face-up card still waiting to be placed (D3), whose C5 check
+    comes later. Every completed face-up take is followed by a C5 check, and nothing else
+    changes the row, so a row of 3 locomotives the policy did not keep is followed by a reset."""
+    kinds = [e.get("kind") for e in events if isinstance(e, dict) and (
+        e.get("kind") in ("reset", "no_reset")
+        or (e.get("kind") == "draw" and e.get("card") is not None))]
+    if taking and kinds and kinds[-1] == "draw":
+        kinds.pop()
+    tail = kinds[-MAX_FACE_UP_RESETS:]
+    return kinds[-1:] == ["no_reset"] or (len(tail) == MAX_FACE_UP_RESETS
+                                          and all(k == "reset" for k in tail))
+
+
+# --------------------------------------------------------------------------------------------
+# the families of checks
+# --------------------------------------------------------------------------------------------
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(v: Any, players: int) -> bool:
+    return _is_int(v) and 0 <= v < players
+
+
+def _shapes(g: Any) -> Iterator[Problem]:
+    if g.players not in PLAYER_COUNTS or not _is_int(g.players):
+        yield "players", f"must be one of {list(PLAYER_COUNTS)} (C2), not {shown(g.players)}"
+    n, teams = g.players, g.players // 2
+    if not isinstance(g.phase, Phase):
+        yield "phase", f"must be one of {[p.value for p in Phase]}"
+    if not _seat(g.to_move, n):
+        yield "to_move", f"must be a seat 0-{n - 1}, not {shown(g.to_move)}"
+    for field, value in (("turns", g.turns), ("passes_in_a_row", g.passes_in_a_row)):
+        if not _is_int(value) or value < 0:
+            yield field, f"must be a whole number >= 0, not {shown(value)}"
+    for field, value, length in (("hands", g.hands, n), ("known_in_hands", g.known_hand, n),
+                                 ("cardholders", g.holders, teams),
+                                 ("known_in_cardholders", g.known_holder, teams)):
+        if not (isinstance(value, list) and len(value) == length
+                and all(isinstance(c, CardCounts) for c in value)):
+            yield field, f"must be a list of {length} card counts"
+    for field, value in (("draw_pile", g.draw_pile), ("discard", g.discard)):
+        if not (isinstance(value, list) and all(isinstance(c, Color) for c in value)):
+            yield field, "must be a list of card colours"
+    if not (isinstance(g.face_up, list) and len(g.face_up) == FACE_UP
+            and all(c is None or isinstance(c, Color) for c in g.face_up)):
+        yield "face_up", f"must be {FACE_UP} slots, each a card colour or empty"
+    if not (g.drawn is None or isinstance(g.drawn, Color)):
+        yield "drawn", "must be a card colour or null"
+    if not (isinstance(g.trains, list) and len(g.trains) == n and all(_is_int(t) for t in g.trains)):
+        yield "trains", f"must be a list of {n} train counts"
+    if not (isinstance(g.owners, dict) and all(
+            isinstance(r, str) and g.board.has_route(r) and _seat(s, n) for r, s in g.owners.items())):
+        yield "claimed", f"must map routes of the board to seats 0-{n - 1}"
+    if not (isinstance(g.ticket_deck, list) and all(isinstance(t, str) for t in g.ticket_deck)):
+        yield "ticket_deck", "must be a list of ticket ids"
+    for field, value, length in (("tickets", g.tickets, n), ("team_tickets", g.team_tickets, teams),
+                                 ("offers", g.offers, n)):
+        if not (isinstance(value, list) and len(value) == length and all(
+                isinstance(x, list) and all(isinstance(t, str) for t in x) for x in value)):
+            yield field, f"must be {length} lists of ticket ids"
+    if not (isinstance(g.setup_choices, dict) and all(
+            _seat(s, n) and isinstance(c, KeepTickets) and all(isinstance(t, str) for t in c.keep)
+            and isinstance(c.share, str) for s, c in g.setup_choices.items())):
+        yield "setup_choices", "must map seats to keep/share choices of ticket ids"
+
+
+def _cards(g: Any) -> Iterator[Problem]:
+    # C1: every one of the 110 cards is in exactly one place.
+    total = CardCounts.of(g.draw_pile) + CardCounts.of(g.discard)
+    total += CardCounts.of(c for c in g.face_up if c is not None)
+    total += sum(g.hands, EMPTY) + sum(g.holders, EMPTY)
+    if g.drawn is not None:
+        total += CardCounts.of([g.drawn])
+    t = g.tunnel
+    if t is not None:
+        if not (isinstance(t.laid_hand, CardCounts) and isinstance(t.laid_holder, CardCounts)
+                and all(isinstance(c, Color) for c in t.revealed)):
+            yield "tunnel", "the laid cards must be card counts and the revealed ones colours"
+            return
+        total += t.laid_hand + t.laid_holder + CardCounts.of(t.revealed)
+    deck = standard_deck()
+    if total != deck:
+        over, under = total.minus_available(deck), deck.minus_available(total)
+        yield "cards", ("the 110 train cards do not add up (C1): "
+                        f"{over.describe() if over else 'none'} too many, "
+                        f"{under.describe() if under else 'none'} missing")
+    for seat in range(g.players):
+        if not g.known_hand[seat] <= g.hands[seat]:
+            yield "known_in_hands", f"seat {seat}: the cards known to be in its hand are not all there"
+    for team in range(g.players // 2):
+        if not g.known_holder[team] <= g.holders[team]:
+            yield "known_in_cardholders", f"team {team}: the known cards are not all in its cardholder"
+
+
+def _trains_and_routes(g: Any) -> Iterator[Problem]:
+    board = g.board
+    for seat in range(g.players):
+        on_board = sum(board.route(r).length for r, s in g.owners.items() if s == seat)
+        if g.trains[seat] < 0 or g.trains[seat] + on_board != TRAINS_PER_PLAYER:
+            yield "trains", (f"seat {seat} has {g.trains[seat]} trains left and {on_board} on the "
+                             f"board, not {TRAINS_PER_PLAYER} in all (C3)")
+    # K3: the owned tracks of a double or triple route must have been claimable in some order.
+    groups: dict[str, list[str]] = {}
+    for rid in g.owners:
+        route = board.route(rid)
+        if route.group:
+            groups.setdefault(route.group, []).append(rid)
+    for group, owned in groups.items():
+        if len(owned) > 1 and not any(_claimable_in_order(g, order) for order in permutations(owned)):
+            owners = ", ".join(f"{r} by seat {g.owners[r]}" for r in sorted(owned))
+            yield "claimed", (f"tracks of {group!r} claimed as no {g.players}-player game allows "
+                              f"(K3): {owners}")
+
+
+def _claimable_in_order(g: Any, order: tuple[str, ...]) -> bool:
+    owners: dict[str, int] = {}
+    for rid in order:
+        seat = g.owners[rid]
+        if tracks.closed_reason(g.board, g.board.route(rid), owners, seat, g.players):
+            return False
+        owners[rid] = seat
+    return True
+
+
+def _tickets(g: Any) -> Iterator[Problem]:
+    places: dict[str, str] = {}
+    lists = [("ticket_deck", g.ticket_deck)]
+    lists += [(f"tickets[{i}]", x) for i, x in enumerate(g.tickets)]
+    lists += [(f"team_tickets[{i}]", x) for i, x in enumerate(g.team_tickets)]
+    lists += [(f"offers[{i}]", x) for i, x in enumerate(g.offers)]
+    for where, ids in lists:
+        for tid in ids:
+            if not g.board.has_ticket(tid):
+                yield where, f"{shown(tid)} is not a ticket of the board"
+            if tid in places:
+                yield where, f"ticket {shown(tid)} is also in {places[tid]}"
+            places[tid] = where
+    missing = [t.id for t in g.board.tickets if t.id not in places]
+    if missing:
+        yield "tickets", f"tickets are missing: {shown(missing)}"
+    phase = g.phase
+    if phase is Phase.SETUP_TICKETS:
+        yield from _setup_tickets(g)
+        return
+    if g.setup_choices:
+        yield "setup_choices", "choices are pending only during setup (T1)"
+    for seat, offer in enumerate(g.offers):
+        if offer and not (phase is Phase.CHOOSE_TICKETS and seat == g.to_move):
+            yield "offers", f"seat {seat} has tickets on offer outside a ticket choice (T1, T2)"
+    if phase is Phase.CHOOSE_TICKETS:
+        size = len(g.offers[g.to_move])
+        if not 1 <= size <= DRAW_TICKETS or (size < DRAW_TICKETS and g.ticket_deck):
+            yield "offers", (f"seat {g.to_move} draws {DRAW_TICKETS} tickets, fewer only when the "
+                             f"ticket deck runs out (T2), not {size}")
+
+
+def _setup_tickets(g: Any) -> Iterator[Problem]:
+    """T1: seats choose in order; a choice stays hidden until the teammate has chosen, then both
+    teammates place their tickets at once (and each team has 2 shared tickets)."""
+    n, to_move = g.players, g.to_move
+    for seat in range(n):
+        chosen, revealed = seat < to_move, seat < to_move and (seat ^ 1) < to_move
+        offer = g.offers[seat]
+        if revealed:
+            if offer or seat in g.setup_choices:
+                yield "offers", f"seat {seat} has placed its setup tickets; nothing is on offer"
+            if not SETUP_TICKETS_KEEP - 1 <= len(g.tickets[seat]) <= SETUP_TICKETS_DEALT - 1:
+                yield "tickets", (f"seat {seat} keeps {SETUP_TICKETS_KEEP}-{SETUP_TICKETS_DEALT} of "
+                                  "its setup tickets and shares 1 (T1)")
+            continue
+        if len(offer) != SETUP_TICKETS_DEALT:
+            yield "offers", f"seat {seat} is dealt {SETUP_TICKETS_DEALT} tickets at setup (T1)"
+        if g.tickets[seat]:
+            yield "tickets", f"seat {seat} keeps no ticket before its team has chosen (T1)"
+        choice = g.setup_choices.get(seat)
+        if chosen != (choice is not None):
+            yield "setup_choices", (f"seat {seat} {'has' if chosen else 'has not'} chosen, so its "
+                                    f"choice is {'pending' if chosen else 'not there yet'} (T1)")
+        if choice is not None and not (choice.keep <= set(offer) and choice.share in choice.keep
+                                       and len(choice.keep) >= SETUP_TICKETS_KEEP):
+            yield "setup_choices", (f"seat {seat}: keep at least {SETUP_TICKETS_KEEP} offered "
+                                    "tickets and share one of them (T1)")
+    for team, shared in enumerate(g.team_tickets):
+        done = 2 * team + 1 < to_move
+        if len(shared) != (2 if done else 0):
+            yield "team_tickets", (f"team {team} holds {len(shared)} shared tickets; at setup it "
+                                   "holds 2 once both teammates have chosen, none before (T1)")
+    fresh = (("turns", g.turns == 0), ("claimed", not g.owners),
+             ("trains", all(t == TRAINS_PER_PLAYER for t in g.trains)),
+             ("hands", all(len(h) == STARTING_HAND for h in g.hands)),
+             ("cardholders", not any(g.holders)), ("known_in_hands", not any(g.known_hand)),
+             ("known_in_cardholders", not any(g.known_holder)))
+    for field, ok in fresh:
+        if not ok:
+            yield field, "nothing but ticket choices happens during setup (C3, C4, T1)"
+
+
+def _pending(g: Any) -> Iterator[Problem]:
+    """The fields of a pending decision are set exactly in its phase (D1-D3, U1-U7)."""
+    phase = g.phase
+    if (g.drawn is not None) != (phase is Phase.PLACE_CARD):
+        yield "drawn", f"a drawn card is pending exactly in the {Phase.PLACE_CARD.value!r} phase"
+    slot = g.taken_slot
+    if slot is not None:
+        if not _is_int(slot) or not 0 <= slot < FACE_UP:
+            yield "taken_slot", f"must be a face-up slot 0-{FACE_UP - 1} or null"
+        elif phase is not Phase.PLACE_CARD or g.face_up[slot] is not None:
+            # D3 policy: a face-up card drawn first leaves its slot empty until it is placed.
+            yield "taken_slot", ("names the empty face-up slot of a card waiting to be placed "
+                                 f"(the {Phase.PLACE_CARD.value!r} phase) and nothing else")
+        elif g.drawn is Color.LOCOMOTIVE:
+            yield "taken_slot", "a face-up locomotive taken first is never placed by choice (D2)"
+    if (g.first_to is not None) != (phase is Phase.SECOND_CARD) or \
+            g.first_to not in (None, *PLACES):
+        yield "first_to", f"is 'hand' or 'cardholder' exactly in the {Phase.SECOND_CARD.value!r} phase"
+    if (g.tunnel is not None) != (phase is Phase.TUNNEL):
+        yield "tunnel", f"a tunnel attempt is pending exactly in the {Phase.TUNNEL.value!r} phase"
+    if g.tunnel is not None:
+        yield from _tunnel(g)
+
+
+def _tunnel(g: Any) -> Iterator[Problem]:
+    t, board = g.tunnel, g.board
+    if not (isinstance(t.route, str) and board.has_route(t.route) and board.route(t.route).is_tunnel):
+        yield "tunnel", f"{shown(t.route)} is not a tunnel of the board"
+        return
+    route = board.route(t.route)
+    if t.seat != g.to_move or not _seat(t.seat, g.players):
+        yield "tunnel", "the tunnel attempt belongs to the seat to move"
+    why = tracks.closed_reason(board, route, g.owners, t.seat, g.players)
+    if why or g.trains[t.seat] < route.length:
+        yield "tunnel", f"seat {t.seat} could not have claimed {route.id} ({why or 'too few trains'})"
+    laid = t.laid_hand + t.laid_holder
+    if len(laid) != route.length or payments.claim_color(laid) != t.color or (
+            route.color is not None and t.color not in (route.color, Color.LOCOMOTIVE)):
+        yield "tunnel", (f"the laid cards ({laid.describe()}) are not a {route.length}-card claim "
+                         f"of {route.id} in {shown(getattr(t.color, 'value', t.color))} (K2, U7)")
+    revealed = len(t.revealed)
+    if revealed > route.tunnel or (revealed < route.tunnel and (g.draw_pile or g.discard)):
+        yield "tunnel", (f"{route.id} reveals {route.tunnel} cards, fewer only when no card is "
+                         f"left (U1, U6), not {revealed}")
+    owed = sum(payments.matches(c, t.color) for c in t.revealed)
+    if t.extra != owed or owed == 0:
+        yield "tunnel", (f"'extra' must be {owed}, the revealed cards that match (U2, U5), and a "
+                         "tunnel that asks for nothing is claimed at once")
+
+
+def _face_up(g: Any) -> Iterator[Problem]:
+    row = [c for c in g.face_up if c is not None]
+    locomotives = sum(c is Color.LOCOMOTIVE for c in row)
+    if locomotives >= 3:
+        others = sum(c is not Color.LOCOMOTIVE for c in g.draw_pile + g.discard + row)
+        # C5 policy: the row stays when no reset could ever help (now, or at the last check),
+        # or after the bounded resets.
+        if others >= 3 and not row_kept_by_policy(g.events, g.taken_slot is not None):
+            yield "face_up", (f"{locomotives} face-up locomotives: the row is discarded and five "
+                              "new cards are turned up (C5)")
+    # An empty slot is no problem: the end of the turn refills it (C5/C6 policy), and
+    # from_position takes a row with empty slots as given.
+
+
+def _ending(g: Any) -> Iterator[Problem]:
+    n, left, over = g.players, g.final_turns_left, g.phase is Phase.OVER
+    if left is not None and not (_is_int(left) and 0 <= left <= n):
+        yield "final_turns_left", f"must be null or 0-{n}, not {shown(left)}"
+        return
+    low = [t for t in range(n // 2) if g.trains[2 * t] + g.trains[2 * t + 1] <= END_TRIGGER_TRAINS]
+    if g.phase is Phase.SETUP_TICKETS and (left is not None or g.passes_in_a_row):
+        yield "final_turns_left", "the game has not begun during setup"
+    if left is None and low:
+        yield "final_turns_left", (f"team {low[0]} has {END_TRIGGER_TRAINS} or fewer trains, so the "
+                                   "final round has begun (E1)")
+    if left is not None and not low:
+        yield "final_turns_left", (f"the final round begins only once a team has "
+                                   f"{END_TRIGGER_TRAINS} or fewer trains (E1)")
+    if not over and (left == 0 or g.passes_in_a_row >= n):
+        yield "phase", "the final turn has been played, or every seat passed: the game is over (E1)"
+    if over and left != 0 and g.passes_in_a_row < n:
+        yield "phase", "a game is over after the final round (E1) or when every seat passes"
+    if g.passes_in_a_row > n:
+        yield "passes_in_a_row", f"the game ends once all {n} seats pass in a row"
