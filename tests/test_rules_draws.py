@@ -33,6 +33,9 @@ BOARD = board_from_dict(
             {"id": "alma-bata", "a": "Alma", "b": "Bata", "length": 2, "color": "red"},
             {"id": "bata-cora", "a": "Bata", "b": "Cora", "length": 3, "color": "gray"},
             {"id": "cora-dena", "a": "Cora", "b": "Dena", "length": 1, "color": "blue"},
+            # every ticket's cities joined by some chain of routes (the loader refuses others)
+            {"id": "dena-enna", "a": "Dena", "b": "Enna", "length": 8, "color": "gray"},
+            {"id": "enna-fara", "a": "Enna", "b": "Fara", "length": 8, "color": "gray"},
         ],
         "tickets": [
             {"id": f"T{i:02d}", "a": _CITIES[i % 6], "b": _CITIES[(i + 1 + i // 6) % 6], "points": 5}

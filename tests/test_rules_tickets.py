@@ -27,6 +27,9 @@ BOARD = board_from_dict(
         "routes": [
             {"id": "alma-bata", "a": "Alma", "b": "Bata", "length": 2, "color": "red"},
             {"id": "bata-cora", "a": "Bata", "b": "Cora", "length": 3, "color": "gray"},
+            # every ticket's cities joined by some chain of routes (the loader refuses others)
+            *({"id": f"link{i}", "a": _CITIES[i], "b": _CITIES[i + 1], "length": 8, "color": "gray"}
+              for i in range(2, 6)),
         ],
         "tickets": [
             {"id": tid, "a": _CITIES[i % 7], "b": _CITIES[(i + 1 + i // 7) % 7], "points": 4 + i % 9}

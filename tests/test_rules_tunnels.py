@@ -26,6 +26,7 @@ BOARD = board_from_dict(
     {
         "name": "tunnels test board",
         "cities": _CITIES,
+        "tunnel_reveals": [3, 4, 5, 6],  # U1: Team Asia's 4-6, and 3 (the Europe tunnels) too
         "routes": [
             {"id": "tun4", "a": "Alma", "b": "Bata", "length": 2, "color": "red", "tunnel": 4},
             {"id": "tun5", "a": "Bata", "b": "Cora", "length": 2, "color": "yellow", "tunnel": 5},

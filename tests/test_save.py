@@ -291,6 +291,15 @@ def test_wrong_format_and_version(saved):
     reject(dict(saved, version=99), "'version'")
 
 
+def test_a_save_of_the_previous_format_is_refused_by_its_version(saved):
+    # Version 2 logged English text in every event: {"seat": .., "kind": .., "text": ..}.
+    old = dict(saved, version=2, events=[{"seat": None, "kind": "setup",
+                                          "text": "4 players; each is dealt 4 train cards"}])
+    reject(old, "'version'")
+    # and the old event tables alone are refused too, naming the event
+    reject(dict(saved, events=old["events"]), "'events'")
+
+
 @pytest.mark.parametrize("players", [5, 2, "4", None, True, 4.0, 4.5])
 def test_bad_player_count(saved, players):
     reject(dict(saved, players=players), "'players'")

@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ttrlib import CardCounts, Game, SaveError
+from ttrlib import CardCounts, Game, SaveError, narration
 from ttrlib import actions as act
 from ttrlib.bots import RandomBot
 from ttrlib.cards import Color
@@ -122,8 +122,8 @@ def assert_valid(game: Game) -> None:
             assert len(seats) <= len(ids) - 1, group  # double: 1 of 2; triple: 2 of 3
     row = [c for c in game.face_up if c is not None]
     if row.count(L) >= 3:  # C5: the policy keeps such a row only when no reset helps, or 5 failed
-        row_events = [e["kind"] for e in game.events if e["kind"] in ("reset", "no_reset")
-                      or e["kind"] == "draw" and e.get("card")]
+        row_events = [e.kind for e in game.events if e.kind in ("reset", "no_reset")
+                      or e.kind == "draw" and e.card is not None]
         if game.taken_slot is not None:
             row_events = row_events[:-1]  # the face-up card waiting to be placed (D3)
         assert sum(c is not L for c in game.draw_pile + game.discard + row) < 3 or \
@@ -139,9 +139,9 @@ def assert_valid(game: Game) -> None:
     if phase is not Phase.OVER:  # E1
         assert game.final_turns_left is None or 1 <= game.final_turns_left <= n
         assert game.passes_in_a_row < n
-    for logged in game.events:
-        assert isinstance(logged["kind"], str) and isinstance(logged["text"], str)
-        assert logged["seat"] is None or logged["seat"] in range(n)
+    for logged in game.events:  # every later reader (the log, the widgets) can read each one
+        assert isinstance(logged.kind, str) and isinstance(narration.text(logged), str)
+        assert logged.seat is None or logged.seat in range(n)
 
 
 def assert_can_go_on(game: Game, seed: int, steps: int = 4) -> None:

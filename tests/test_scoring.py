@@ -83,7 +83,7 @@ def draw_two(game: Game) -> None:
 # Long routes to "use up" trains (seats own them from the start), and short gray routes to play.
 E1_LONG = [(f"long{i}", f"N{i}", f"N{i + 1}", 8) for i in range(18)]
 E1_SHORT = [(f"short{i}", f"M{i}", f"M{i + 1}", 1) for i in range(8)]
-E1_BOARD = make_board(E1_LONG + E1_SHORT, [("T1", "N0", "M0", 5)], name="E1 board")
+E1_BOARD = make_board(E1_LONG + E1_SHORT, [("T1", "N0", "N1", 5)], name="E1 board")
 
 
 def e1_position(extra_short: dict[str, int], *, players: int = 4, to_move: int = 0) -> Game:
@@ -305,7 +305,7 @@ def test_a_pass_during_the_final_round_is_a_final_turn():
 
 E2_BOARD = make_board(
     [(f"len{n}", f"L{n}a", f"L{n}b", n) for n in range(1, 9)],
-    [("T1", "L1a", "L8b", 3)],
+    [("T1", "L1a", "L1b", 3)],
     name="E2 board",
 )
 

@@ -43,7 +43,6 @@ Policies where the rulebook is silent (documented in the lessons and tested):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import combinations
@@ -52,9 +51,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import actions as act
+from . import save
 from .board import Board, Route, teaching_board
 from .cards import EMPTY, CardCounts, Color, standard_deck
-from .errors import IllegalMove, SetupError, TTRError, WrongPhase
+from .errors import IllegalMove, SaveError, SetupError, TTRError, WrongPhase
 from .events import Event, Setup
 from .rules import claims, deck, draws, passing, payments, tickets, tracks, tunnels
 from .seats import PLAYER_COUNTS, TEAM_NAMES, seat_name, team_name  # noqa: F401 (re-exported)
@@ -70,8 +70,8 @@ from .state import (  # noqa: F401 (re-exported: lessons and tests import them f
     GameState,
     Phase,
     TunnelAttempt,
-    state_problems,
 )
+from .validity import check_state
 
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
@@ -303,9 +303,7 @@ class Game:
             raise SetupError(f"to_move: no seat {act.short(to_move)} in a {players}-player game")
         game.phase = Phase.TURN
         game.to_move = to_move
-        problems = state_problems(game.state)
-        if problems:
-            raise SetupError("; ".join(problems))
+        check_state(game, SetupError, position=True)
         return game
 
     def copy(self, rng: np.random.Generator | None = None) -> "Game":
@@ -426,13 +424,11 @@ class Game:
 
     @events.setter
     def events(self, value) -> None:
-        # A loaded game gives its events as tables (``Event.to_dict``); SaveError names a bad one.
-        self.state.events = [e if isinstance(e, Event) else Event.from_dict(e) for e in value]
+        self.state.events = list(value)
 
     def _check_invariants(self) -> None:
-        problems = state_problems(self.state)
-        if problems:
-            raise AssertionError("; ".join(problems))
+        """The one validity check (``ttrlib.validity``); the tests run it after every action."""
+        check_state(self, AssertionError)
 
     # ------------------------------------------------------------------------------------------
     # the one entry point
@@ -643,18 +639,19 @@ class Game:
 
     def to_json(self, indent: int | None = None) -> str:
         """The whole state as JSON, random generator included (see ``ttrlib.save``)."""
-        from .save import to_dict
-
-        data = to_dict(self)
-        data["events"] = [e.to_dict() for e in self.state.events]  # the events as tables
-        return json.dumps(data, indent=indent, sort_keys=True)
+        return save.to_json(self, indent=indent)
 
     @classmethod
-    def from_json(cls, text: str) -> "Game":
-        """Resume a game saved with ``to_json``; ``SaveError`` names what is wrong."""
-        from .save import from_json
-
-        return from_json(text)
+    def from_json(cls, text: str | bytes) -> "Game":
+        """Resume a game saved with ``to_json``; ``SaveError`` names what is wrong. Every field is
+        read and type-checked (``ttrlib.save``), then the whole game is checked by the same check
+        as every position (``ttrlib.validity``): nothing broken, and a legal action to go on."""
+        game = object.__new__(cls)
+        game._wrap(save.state_from_json(text))
+        problem = check_state(game)
+        if problem:
+            raise SaveError(f"saved game: field {problem[0]!r}: {problem[1]}")
+        return game
 
     def __repr__(self) -> str:
         return (f"<Game {self.players} players, {self.phase.value}, {seat_name(self.to_move)} to "

@@ -1,16 +1,19 @@
-"""Save and resume: a game as JSON, checked field by field when it is read back.
+"""Save and resume: a game's state as JSON, checked field by field when it is read back.
 
 ``to_json(game)`` writes every part of the state: the board itself, pending decisions and the
-random generator, so a resumed game continues exactly as the original would. ``from_json(text)``
-rejects a malformed or tampered file with a ``SaveError`` that names the field that is wrong (in
-a message of at most ``errors.MAX_MESSAGE`` characters), and never returns a half-built game:
-first the text (UTF-8, JSON, nesting, number sizes), then every field's type, then the whole
-state by ``validity.check_state``, the check every position of the rules passes (card totals,
-trains, K3, tickets, offers, pending decisions, C5, E1, events, a legal action to go on).
+random generator, so a resumed game continues exactly as the original would.
+``state_from_json(text)`` reads it back into a ``GameState`` or raises a ``SaveError`` that names
+the field that is wrong (in a message of at most ``errors.MAX_MESSAGE`` characters): first the
+text (UTF-8, JSON, nesting, number sizes), then every field's type. ``Game.from_json`` then
+checks the whole state with ``validity.check_state``, the check every position of the rules
+passes (card totals, trains, K3, tickets, offers, pending decisions, C5, E1, events, a legal
+action to go on), so no half-built or broken game is ever returned.
+
+This module sits below ``ttrlib.game`` (it reads and writes a state, never a ``Game``).
 
 >>> from ttrlib import Game
 >>> game = Game.new(players=4, seed=7)
->>> again = from_json(to_json(game))
+>>> again = Game.from_json(to_json(game))
 >>> to_json(again) == to_json(game)
 True
 """
@@ -27,11 +30,12 @@ from .actions import KeepTickets
 from .board import TEAM_ASIA_TUNNELS, Board, board_from_dict, data_problem
 from .cards import CardCounts, Color
 from .errors import BoardError, SaveError, shown
-from .game import FACE_UP, PLAYER_COUNTS, TRAINS_PER_PLAYER, Game, Phase, TunnelAttempt
-from .validity import check_state
+from .events import Event
+from .seats import PLAYER_COUNTS
+from .state import FACE_UP, TRAINS_PER_PLAYER, GameState, Phase, TunnelAttempt
 
 FORMAT = "ttrlib-game"
-VERSION = 2  # 2: "taken_slot" (D3 policy: the slot of a face-up card waiting to be placed)
+VERSION = 3  # 2: "taken_slot" (D3 policy); 3: typed events (kind and fields, no English text)
 
 
 def board_to_dict(board: Board) -> dict:
@@ -59,7 +63,8 @@ def _cards(c: CardCounts) -> dict[str, int]:
     return c.to_dict()
 
 
-def to_dict(game: Game) -> dict:
+def to_dict(game: Any) -> dict:
+    """The state of ``game`` (a ``Game`` or a ``GameState``) as JSON-ready data."""
     t = game.tunnel
     return {
         "format": FORMAT,
@@ -99,19 +104,25 @@ def to_dict(game: Game) -> dict:
     }
 
 
-def events_to_json(events: list) -> list:
+def events_to_json(events: list[Event]) -> list:
     """The event log as JSON data (``events_from_json`` reads it back)."""
-    return list(events)
+    return [e.to_dict() for e in events]
 
 
-def events_from_json(value: Any) -> list:
-    """The event log of a save; ``validity.event_problem`` then checks every event."""
+def events_from_json(value: Any) -> list[Event]:
+    """The event log of a save, event by event (``Event.from_dict`` names a bad field)."""
     if not isinstance(value, list):
         raise _err("events", "must be a list of events")
-    return list(value)
+    events = []
+    for i, table in enumerate(value):
+        try:
+            events.append(Event.from_dict(table))
+        except SaveError as exc:
+            raise _err("events", f"event {i}: {exc}") from None
+    return events
 
 
-def to_json(game: Game, indent: int | None = None) -> str:
+def to_json(game: Any, indent: int | None = None) -> str:
     """The whole game as a JSON text (see ``from_json``)."""
     return json.dumps(to_dict(game), indent=indent, sort_keys=True)
 
@@ -204,8 +215,9 @@ def _parse_int(text: str) -> int | _Oversized:
     return int(text) if len(text) <= 40 else _Oversized(len(text))
 
 
-def from_json(text: str | bytes) -> Game:
-    """Rebuild a game saved by ``to_json``; ``SaveError`` names whatever is wrong."""
+def state_from_json(text: str | bytes) -> GameState:
+    """The state saved by ``to_json``, every field read and type-checked; ``SaveError`` names
+    whatever is wrong. (``Game.from_json`` wraps it and checks the whole state.)"""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
@@ -221,11 +233,11 @@ def from_json(text: str | bytes) -> Game:
     except RecursionError:
         raise SaveError(f"saved game: the text is not valid JSON for a save: it nests deeper "
                         f"than {MAX_DEPTH} levels") from None
-    return from_dict(data)
+    return state_from_dict(data)
 
 
-def from_dict(data: Any) -> Game:
-    """Rebuild a game from the parsed JSON data of a save (see ``from_json``)."""
+def state_from_dict(data: Any) -> GameState:
+    """The state from the parsed JSON data of a save (see ``state_from_json``)."""
     if not isinstance(data, dict):
         raise SaveError("saved game: the top level must be a JSON object")
     unknown = sorted(set(data) - _FIELDS)
@@ -246,7 +258,7 @@ def from_dict(data: Any) -> Game:
         raise _err("board", str(exc)) from None
     players = _need(data, "players", lambda v: _is_int(v) and v in PLAYER_COUNTS, "4 or 6")
     teams = players // 2
-    game = Game(board, players, _rng(data))
+    game = GameState.empty(board, players, _rng(data))
     phases = [p.value for p in Phase]
     game.phase = Phase(_need(data, "phase", lambda v: isinstance(v, str) and v in phases,
                              f"one of {phases}"))
@@ -293,9 +305,6 @@ def from_dict(data: Any) -> Game:
               f"null or a table with {sorted(keys)}")
     if t is not None:
         game.tunnel = _tunnel(board, players, t)
-    problem = check_state(game)
-    if problem:
-        raise _err(*problem)
     return game
 
 

@@ -3,7 +3,8 @@
 ``GameState`` holds what a game is (cards, tickets, claimed routes, the decision pending, the
 log); the rule families (``ttrlib.rules``) read and change it, ``ttrlib.game.Game`` wraps it.
 Caches that can be rebuilt from it (the open routes, the legal-action tables) are not in it.
-``state_problems`` is the one invariant check: positions built by hand and every action keep it.
+``ttrlib.validity.check_state`` is the one check of a state: positions built by hand, loaded
+games and every action keep it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 from . import actions as act
 from .board import Board
-from .cards import EMPTY, CardCounts, Color, standard_deck
+from .cards import EMPTY, CardCounts, Color
 from .events import Event
 
 TRAINS_PER_PLAYER = 27  # C3
@@ -143,28 +144,3 @@ class GameState:
         if self.tunnel is not None:
             total += self.tunnel.laid + CardCounts.of(self.tunnel.revealed)
         return total
-
-
-def state_problems(state: GameState) -> list[str]:
-    """What breaks the game's invariants: every card and ticket in exactly one place (C1),
-    trains adding up to 27 (C3), a seat to move. Empty for every reachable state."""
-    problems = []
-    if not (isinstance(state.to_move, int) and 0 <= state.to_move < state.players):
-        problems.append(f"to_move: no seat {state.to_move!r:.40} in a {state.players}-player game")
-    total = state.total_cards()
-    if total != standard_deck():
-        over = total.minus_available(standard_deck())
-        under = standard_deck().minus_available(total)
-        problems.append(f"cards: the 110 train cards do not add up: {over.describe()} too many, "
-                        f"{under.describe()} missing")
-    for seat in range(state.players):
-        on_board = sum(state.board.route(r).length for r, s in state.owners.items() if s == seat)
-        if state.trains[seat] + on_board != TRAINS_PER_PLAYER:
-            problems.append(f"trains: seat {seat} has {state.trains[seat]} trains left and "
-                            f"{on_board} on the board, not {TRAINS_PER_PLAYER} in all")
-    ids = list(state.ticket_deck) + [t for ts in state.tickets for t in ts]
-    ids += [t for ts in state.team_tickets for t in ts]
-    ids += [t for ts in state.offers for t in ts]
-    if sorted(ids) != sorted(t.id for t in state.board.tickets):
-        problems.append("tickets: every ticket must be in exactly one place")
-    return problems
