@@ -309,27 +309,35 @@ def extra_cost(revealed: Iterable[Color | str] | CardCounts, color: Color) -> in
 # --- U6, C6: where the revealed cards come from -----------------------------------------------
 
 
+def cards_turned(pile_size: int, discard_size: int, reveal: int) -> tuple[int, int]:
+    """Where a tunnel's ``reveal`` cards come from, ``(from the draw pile, from the discard)``:
+    the top ``reveal`` cards of the draw pile (U1); a pile that holds fewer is turned in full and
+    the discard, reshuffled into a new pile, gives the rest as far as it goes (U6, C6).
+
+    >>> cards_turned(30, 5, 4), cards_turned(2, 5, 4), cards_turned(1, 1, 6), cards_turned(0, 0, 4)
+    ((4, 0), (2, 2), (1, 1), (0, 0))
+    """
+    from_pile = min(reveal, pile_size)
+    return from_pile, min(reveal - from_pile, discard_size)
+
+
 def _draws(pool: CardCounts, pile_size: int | None, discard: CardCounts, color: Color,
            reveal: int) -> tuple[int, int, int, int, int, int]:
     """The reveal as two independent draws, ``(N, K, n, M, KM, r)``: ``n`` cards from the ``N``
     of the pool (``K`` of them matching, U2 / U5), then ``r`` from the ``M`` of the reshuffled
-    discard (``KM`` matching). U1: the top ``reveal`` cards of the draw pile; U6 / C6: a pile
-    that holds fewer is turned in full and the discard, reshuffled, gives the rest as far as it
-    goes. ``pile_size=None``: the whole pool. One plain function on checked arguments, since
-    ``odds`` asks it for thousands of laws, most of them cached."""
+    discard (``KM`` matching), as ``cards_turned`` splits them. ``pile_size=None``: the whole
+    pool. One plain function on checked arguments, since ``odds`` asks it for thousands of laws,
+    most of them cached."""
     t = pool.as_tuple()
     N = sum(t)
     matching_in = _MATCHING_GETTERS[color]  # once: hashing a Color runs Python code
     if pile_size is None:
         pile_size = N
-    if reveal <= pile_size:
-        return N, sum(matching_in(t)), reveal, 0, 0, 0
-    d = discard.as_tuple()
-    M = sum(d)
-    r = min(reveal - pile_size, M)
+    d = discard.as_tuple() if reveal > pile_size else ()
+    n, r = cards_turned(pile_size, sum(d), reveal)
     if not r:
-        return N, sum(matching_in(t)), pile_size, 0, 0, 0
-    return N, sum(matching_in(t)), pile_size, M, sum(matching_in(d)), r
+        return N, sum(matching_in(t)), n, 0, 0, 0
+    return N, sum(matching_in(t)), n, sum(d), sum(matching_in(d)), r
 
 
 # --- the hypergeometric laws ------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import actions as act
 from ..cards import EMPTY, CardCounts, Color
-from ..chance import TunnelReveal
+from ..chance import cards_turned, extra_cost
 from ..errors import IllegalTunnelPayment
 from ..events import TunnelTried, Withdrew
 from ..state import GameState, Phase, TunnelAttempt
@@ -30,13 +30,12 @@ def do_claim(state: GameState, a: act.Claim) -> None:
         return
     # U1: lay down the cards, then turn up the top cards of the draw pile.
     color = payments.claim_color(a.cards)
-    # The reveal is the chance node the odds are computed from (ttrlib.chance): how many cards
-    # it turns (U6: only what exists, the discard reshuffled in when the pile runs out, C6) and
-    # what they cost (U2, U5) are written there once.
-    node = TunnelReveal(CardCounts.of(state.draw_pile), len(state.draw_pile),
-                        CardCounts.of(state.discard), color, route.tunnel)
-    revealed = [deck.pop_deck(state) for _ in range(node.shown)]
-    extra = node.extra(revealed)
+    # How many cards the reveal turns (U6: only what exists, the discard reshuffled in when the
+    # pile runs out, C6) and what they cost (U2, U5) are written once, in ttrlib.chance, for the
+    # engine, the odds, the simulation and the explorer alike.
+    from_pile, from_discard = cards_turned(len(state.draw_pile), len(state.discard), route.tunnel)
+    revealed = [deck.pop_deck(state) for _ in range(from_pile + from_discard)]
+    extra = extra_cost(revealed, color)
     state.tunnel = TunnelAttempt(route.id, seat, a.hand, a.cardholder, tuple(revealed), color,
                                  extra)
     deck.log(state, TunnelTried(seat=seat, route=route.id, a=route.a, b=route.b, cards=a.cards,
