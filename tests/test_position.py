@@ -51,3 +51,35 @@ def test_bad_positions_are_refused():
         Game.from_position(hands=[CardCounts(red=13), CardCounts(), CardCounts(), CardCounts()])
     with pytest.raises(SetupError, match="C2"):
         Game.from_position(players=5)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(claimed={"hanoi-kunming": 9}), "claimed"),
+    (dict(claimed={"hanoi-kunming": "A1"}), "claimed"),
+    (dict(claimed={"hanoi-kunming": -1}), "claimed"),  # not seat 3 counted from the end
+    (dict(claimed=[("hanoi-kunming", 0)]), "claimed"),
+    (dict(trains=[27, 27, 27]), "trains"),
+    (dict(trains=["27"] * 4), "trains"),
+    (dict(hands=[{"red": -1}, {}, {}, {}]), "hands[0]"),
+    (dict(hands=["red"] * 4), "hands"),
+    (dict(face_up=["red", "pink", None, None, None]), "face_up[1]"),
+    (dict(draw_pile=[None]), "draw_pile[0]"),
+    (dict(discard="red"), "discard"),
+    (dict(tickets=[[7], [], [], []]), "tickets[0]"),
+    (dict(ticket_deck=[None]), "ticket_deck"),
+    (dict(rest_to="x" * 10_000), "rest_to"),
+    (dict(players=10 ** 5000), "C2"),
+])
+def test_a_malformed_position_is_refused_naming_the_argument(kwargs, field):
+    with pytest.raises(SetupError) as info:
+        Game.from_position(**kwargs)
+    message = str(info.value)
+    assert field in message and len(message) <= 400
+
+
+def test_view_of_a_seat_that_is_not_there_is_refused_briefly():
+    game = Game.new(players=4, seed=1)
+    for seat in (4, -1, True, "x" * 10_000):
+        with pytest.raises(ValueError) as info:
+            game.view(seat)
+        assert len(str(info.value)) < 200

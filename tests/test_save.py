@@ -596,3 +596,25 @@ def test_check_state_names_the_first_problem_or_raises_the_given_error():
                                  "has 4 or fewer trains (E1)")
     with pytest.raises(SetupError, match="field 'final_turns_left': the final round"):
         check_state(game, SetupError)
+
+
+@pytest.mark.parametrize("event, words", [
+    # a claim by nobody: narration could not name who claimed (the log would break every click)
+    ({"kind": "claim", "seat": None, "route": "r", "a": "A", "b": "B", "cards": {"red": 1}},
+     "'seat'"),
+    # seat 5 in a 4-player game
+    ({"kind": "pass", "seat": 5}, "'seat'"),
+    # team 7: there are 2 teams with 4 players
+    ({"kind": "tickets", "seat": None, "team": 7}, "'team'"),
+    # face-up slot 9: there are 5 slots (C5)
+    ({"kind": "draw", "seat": 0, "step": "first", "slot": 9, "card": "red", "to": None}, "'slot'"),
+])
+def test_an_event_no_reader_could_tell_is_refused(saved, event, words):
+    reject(dict(saved, events=saved["events"] + [event]), "'events'", words)
+
+
+def test_every_event_of_a_real_game_is_told_after_loading(saved):
+    from ttrlib import narration
+
+    game = load(saved)
+    assert game.events and all(narration.text(e) for e in game.events)

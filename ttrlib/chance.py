@@ -11,9 +11,9 @@ cost (``law``), draws one physical reveal (``sample``) and prices any revealed c
 * U6 / C6: a reveal takes the top ``from_pile`` cards of the draw pile and, when the pile runs
   out, ``from_discard`` more from the reshuffled discard pile, as far as it goes.
 
-``ttrlib.odds``, ``ttrlib.simulate`` and the odds explorer use it. The engine, which knows the
-real piles, can build one from them (``pool`` = its draw pile) to learn how many cards to turn
-(``shown``) and what they cost (``extra``).
+``ttrlib.odds``, ``ttrlib.simulate`` and the odds explorer use the node. The engine, which
+knows the real piles, asks the same two rules directly: ``cards_turned`` (how many cards to turn,
+U6) and ``extra_cost`` (what they cost, U2, U5).
 
 >>> from ttrlib.cards import CardCounts, Color, standard_deck
 >>> fresh = TunnelReveal(standard_deck(), 110, CardCounts(), Color.RED, 4)

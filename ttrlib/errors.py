@@ -90,5 +90,5 @@ class SaveError(_BoundedError):
     """A malformed or tampered saved game: the message names what is wrong."""
 
 
-class SetupError(TTRError):
-    """An impossible position given to ``Game.from_position``."""
+class SetupError(_BoundedError):
+    """An impossible position given to ``Game.from_position`` (or an impossible new game)."""

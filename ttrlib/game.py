@@ -54,7 +54,7 @@ from . import actions as act
 from . import save
 from .board import Board, Route, teaching_board
 from .cards import EMPTY, CardCounts, Color, standard_deck
-from .errors import IllegalMove, SaveError, SetupError, TTRError, WrongPhase
+from .errors import IllegalMove, SaveError, SetupError, TTRError, WrongPhase, shown
 from .events import Event, Setup
 from .rules import claims, deck, draws, passing, payments, tickets, tracks, tunnels
 from .seats import PLAYER_COUNTS, TEAM_NAMES, seat_name, team_name  # noqa: F401 (re-exported)
@@ -76,7 +76,7 @@ from .validity import check_state
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
 
-#: The state's fields, read and set on a ``Game`` by name (lessons, tests and ``ttrlib.save``);
+#: The state's fields, read and set on a ``Game`` by name (the lessons and the tests do);
 #: ``events`` has its own property, and the held events never leave an action.
 STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name not in ("events", "held"))
 
@@ -162,7 +162,7 @@ class Game:
     def __init__(self, board: Board, players: int, rng: np.random.Generator):
         if players not in PLAYER_COUNTS:
             counts = " or ".join(str(n) for n in PLAYER_COUNTS)
-            raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {players}")
+            raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {shown(players)}")
         self._wrap(GameState.empty(board, players, rng))
 
     def _wrap(self, state: GameState) -> None:
@@ -225,23 +225,41 @@ class Game:
         game = cls(board or teaching_board(), players, np.random.default_rng(seed))
         teams = players // 2
 
-        def cards_list(values, count, what):
-            values = list(values) if values is not None else [EMPTY] * count
-            if len(values) != count:
-                raise SetupError(f"{what}: expected {count} entries, got {len(values)}")
-            return [v if isinstance(v, CardCounts) else CardCounts(v) for v in values]
+        # Every value is read with the name of its argument, so a mistyped position is refused
+        # with a SetupError that says where, never a TypeError from deep inside.
+        def cards(value, what):
+            try:
+                return value if isinstance(value, CardCounts) else CardCounts(value)
+            except (TypeError, ValueError, AttributeError):
+                raise SetupError(f"{what}: {shown(value)} is not a set of train cards") from None
 
-        game.hands = cards_list(hands, players, "hands")
-        game.holders = cards_list(cardholders, teams, "cardholders")
-        row = list(face_up) if face_up is not None else [None] * FACE_UP
-        if len(row) != FACE_UP:
-            raise SetupError(f"face_up: expected {FACE_UP} slots, got {len(row)}")
-        game.face_up = [None if c is None else Color.parse(c) for c in row]
+        def colour(value, what):
+            try:
+                return Color.parse(value)
+            except (TypeError, ValueError, AttributeError):
+                raise SetupError(f"{what}: {shown(value)} is not a train card colour") from None
+
+        def listed(values, what, count=None):
+            if values is None:
+                return None
+            if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+                raise SetupError(f"{what}: a list, not {shown(values)}")
+            values = list(values)
+            if count is not None and len(values) != count:
+                raise SetupError(f"{what}: expected {count} entries, got {len(values)}")
+            return values
+
+        game.hands = [cards(v, f"hands[{i}]") for i, v in
+                      enumerate(listed(hands, "hands", players) or [EMPTY] * players)]
+        game.holders = [cards(v, f"cardholders[{i}]") for i, v in
+                        enumerate(listed(cardholders, "cardholders", teams) or [EMPTY] * teams)]
+        row = listed(face_up, "face_up", FACE_UP) or [None] * FACE_UP
+        game.face_up = [None if c is None else colour(c, f"face_up[{i}]") for i, c in enumerate(row)]
         placed = sum(game.hands, EMPTY) + sum(game.holders, EMPTY)
         placed += CardCounts.of(c for c in game.face_up if c is not None)
-        pile = [Color.parse(c) for c in (draw_pile or [])]
+        pile = [colour(c, f"draw_pile[{i}]") for i, c in enumerate(listed(draw_pile, "draw_pile") or [])]
         placed += CardCounts.of(pile)
-        disc = discard if discard is not None else EMPTY
+        disc = cards(discard, "discard") if discard is not None else EMPTY
         placed += disc
         if not placed <= standard_deck():
             extra = placed.minus_available(standard_deck())
@@ -249,12 +267,12 @@ class Game:
         rest = standard_deck() - placed
         if isinstance(rest_to, int) and not isinstance(rest_to, bool):
             if not 0 <= rest_to < players:
-                raise SetupError(f"rest_to: no seat {rest_to} in a {players}-player game")
+                raise SetupError(f"rest_to: no seat {shown(rest_to)} in a {players}-player game")
             game.hands[rest_to] += rest
             rest = EMPTY
             rest_to = "draw_pile"
         elif rest_to not in ("auto", "draw_pile", "discard"):
-            raise SetupError(f"rest_to: 'auto', 'draw_pile', 'discard' or a seat, not {rest_to!r}")
+            raise SetupError(f"rest_to: 'auto', 'draw_pile', 'discard' or a seat, not {shown(rest_to)}")
         if rest_to == "auto":
             if draw_pile is not None and discard is not None and rest:
                 raise SetupError(f"rule C1: {rest.describe()} are not placed anywhere")
@@ -268,19 +286,24 @@ class Game:
         game.discard = disc.elements()
 
         known_ids = set()
-        for seat_list in (tickets or []) + (team_tickets or []):
-            for tid in seat_list:
-                if not game.board.has_ticket(tid):
-                    raise SetupError(f"tickets: no ticket {tid!r} on the board")
-                if tid in known_ids:
-                    raise SetupError(f"tickets: {tid!r} is placed twice")
-                known_ids.add(tid)
+        tickets = listed(tickets, "tickets", players)
+        team_tickets = listed(team_tickets, "team_tickets", teams)
+        for what, lists in (("tickets", tickets or []), ("team_tickets", team_tickets or [])):
+            for i, seat_list in enumerate(lists):
+                for tid in listed(seat_list, f"{what}[{i}]"):
+                    if not (isinstance(tid, str) and game.board.has_ticket(tid)):
+                        raise SetupError(f"{what}[{i}]: no ticket {shown(tid)} on the board")
+                    if tid in known_ids:
+                        raise SetupError(f"{what}[{i}]: {shown(tid)} is placed twice")
+                    known_ids.add(tid)
         game.tickets = [list(t) for t in (tickets or [[] for _ in range(players)])]
         game.team_tickets = [list(t) for t in (team_tickets or [[] for _ in range(teams)])]
         if len(game.tickets) != players or len(game.team_tickets) != teams:
             raise SetupError("tickets: one list per seat and team_tickets: one list per team")
         if ticket_deck is not None:
-            game.ticket_deck = list(ticket_deck)
+            game.ticket_deck = listed(ticket_deck, "ticket_deck")
+            if not all(isinstance(t, str) and game.board.has_ticket(t) for t in game.ticket_deck):
+                raise SetupError("ticket_deck: every entry must be a ticket id of the board")
             placed_ids = known_ids | set(game.ticket_deck)
             if len(placed_ids) != len(known_ids) + len(game.ticket_deck):
                 raise SetupError("ticket_deck: a ticket is placed twice")
@@ -290,10 +313,20 @@ class Game:
         else:
             game.ticket_deck = [t.id for t in game.board.tickets if t.id not in known_ids]
 
+        trains = listed(trains, "trains", players)
+        if trains is not None and not all(isinstance(t, int) and not isinstance(t, bool)
+                                          and 0 <= t <= TRAINS_PER_PLAYER for t in trains):
+            raise SetupError(f"trains: {players} whole numbers 0-{TRAINS_PER_PLAYER} (C3), not "
+                             f"{shown(trains)}")
         game.trains = list(trains) if trains is not None else [TRAINS_PER_PLAYER] * players
+        if claimed is not None and not isinstance(claimed, dict):
+            raise SetupError(f"claimed: a route id -> seat table, not {shown(claimed)}")
         for rid, seat in (claimed or {}).items():
-            if not game.board.has_route(rid):
-                raise SetupError(f"claimed: no route {rid!r} on the board")
+            if not (isinstance(rid, str) and game.board.has_route(rid)):
+                raise SetupError(f"claimed: no route {shown(rid)} on the board")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+                raise SetupError(f"claimed: {rid} is owned by {shown(seat)}, not a seat 0-"
+                                 f"{players - 1}")
             game.owners[rid] = seat
             if trains is None:
                 game.trains[seat] -= game.board.route(rid).length
@@ -576,8 +609,8 @@ class Game:
         five dealt tickets and its own pending choice), its team's cardholders, and what is
         public, the number of tickets in every team's ticket cardholder included."""
         g = self.state
-        if not 0 <= seat < g.players:
-            raise ValueError(f"no seat {seat} in a {g.players}-player game")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < g.players:
+            raise ValueError(f"no seat {shown(seat)} in a {g.players}-player game")
         team = seat // 2
         face_up = CardCounts.of(c for c in g.face_up if c is not None)
         discard = CardCounts.of(g.discard)
@@ -666,6 +699,7 @@ def _state_field(name: str) -> property:
 
 for _name in STATE_FIELDS:
     setattr(Game, _name, _state_field(_name))
+del _name
 
 #: (phase, action type) -> (check, effect): the rule family that decides each action.
 _RULES = {

@@ -34,6 +34,8 @@ from .chance import (
     _count_arg,
     _pile_size_arg,
 )
+from .events import TunnelTried
+from .state import Phase
 
 __all__ = ["simulate_extra_cost", "simulate_reveals", "simulate_claims", "compare", "Comparison",
            "CHUNK"]
@@ -477,8 +479,6 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
     for. The original game is never changed. This is an end-to-end check of the rules code: its
     counts must show no sign of disagreement with ``odds.tunnel_odds(game.view(seat), ...)``.
     """
-    from .game import Phase
-
     seat = game.to_move
     route = game.board.route(payment.route)
     counts = np.zeros(route.tunnel + 1, dtype=np.int64)
@@ -495,6 +495,6 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
         if g.phase is Phase.TUNNEL:
             counts[g.tunnel.extra] += 1
         else:  # claimed at once: nothing matched, or nothing was left to reveal (U6)
-            tunnel = [e for e in g.events[before:] if e.kind == "tunnel"]
+            tunnel = [e for e in g.events[before:] if isinstance(e, TunnelTried)]
             counts[tunnel[-1].extra if tunnel else 0] += 1
     return counts

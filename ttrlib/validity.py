@@ -38,7 +38,7 @@ from .actions import KeepTickets
 from .cards import EMPTY, CardCounts, Color, standard_deck
 from .chance import extra_cost
 from .errors import shown
-from .events import Draw, Event, NoReset, Reset
+from .events import Draw, Event, NoReset, Over, Reset, Reshuffle, Setup, TicketsPlaced
 from .rules import payments, tracks
 from .seats import PLAYER_COUNTS
 from .state import (
@@ -90,16 +90,27 @@ def _problems(game: Any, position: bool) -> Iterator[Problem]:
                         f"the {game.phase.value!r} phase")
 
 
+# Events told by nobody in particular; every other kind names the seat that acted.
+_TABLE_EVENTS = (Setup, Reshuffle, Reset, NoReset, TicketsPlaced, Over)
+
+
 def event_problem(events: Any, players: int) -> Problem | None:
-    """The event log: a list of typed events (``ttrlib.events``), each by a seat of the game or
-    by nobody (``None``), so every later reader (the log, the widgets) can read every event."""
+    """The event log: a list of typed events (``ttrlib.events``) whose seats, teams and face-up
+    slots exist in this game, so every later reader (the log, the widgets, ``narration``) can
+    tell every event."""
     if not isinstance(events, list):
         return "events", "must be a list of events"
     for i, e in enumerate(events):
         if not isinstance(e, Event):
             return "events", f"event {i} is {shown(e)}, not an event"
-        if not (e.seat is None or _seat(e.seat, players)):
-            return "events", f"event {i}: 'seat' must be a seat 0-{players - 1} or null"
+        if not (e.seat is None and isinstance(e, _TABLE_EVENTS) or _seat(e.seat, players)):
+            return "events", f"event {i} ({e.kind}): 'seat' must be a seat 0-{players - 1}"
+        team = getattr(e, "team", None)
+        if team is not None and not 0 <= team < players // 2:
+            return "events", f"event {i} ({e.kind}): 'team' must be a team 0-{players // 2 - 1}"
+        slot = getattr(e, "slot", None)
+        if slot is not None and not 0 <= slot < FACE_UP:
+            return "events", f"event {i} ({e.kind}): 'slot' must be a face-up slot 0-{FACE_UP - 1}"
     return None
 
 

@@ -27,7 +27,7 @@ __all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "when_query_kn
 #: bot game): the same for every learner, so that a class talks about the same cards and numbers.
 #: The widgets deal each learner's own game (session_seed). Fixed examples also let the classroom
 #: app run and render them ahead of time, before any learner opens the page (see query).
-CLASS_GAME = 2026
+CLASS_GAME = 4817
 
 _waited = False
 _when_known: list = []  # callbacks waiting for the page's query string (see when_query_known)
@@ -60,7 +60,11 @@ def query() -> dict[str, str]:
         except Exception:  # noqa: BLE001 - no query string is the safe answer
             pass
         while _when_known:
-            _when_known.pop(0)()
+            callback = _when_known.pop(0)
+            try:
+                callback()
+            except Exception:  # noqa: BLE001 - one widget's follow-up never fails the lesson's page
+                pass
     text = os.environ.get("QUERY_STRING")
     parsed = parse_qs(text or "", keep_blank_values=False)
     return {k: v[-1] for k, v in parsed.items() if v}

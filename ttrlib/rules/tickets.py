@@ -63,8 +63,7 @@ def do_setup_keep(state: GameState, a: act.KeepTickets) -> None:
         deck.log(state, TicketsPlaced(team=seat // 2))
     if seat + 1 < state.players:
         state.to_move = seat + 1
-    else:
-        state.setup_choices = {}
+    else:  # every pair has revealed by now, so no setup choice is left pending
         state.to_move = 0
         state.phase = Phase.TURN
 

@@ -72,7 +72,7 @@ class ExerciseWidget(w.VBox):
             self.reveal(teacher=True)
 
     def _teacher_check(self) -> None:
-        if teacher_mode():
+        if self.comm is not None and teacher_mode():  # (a closed exercise stays closed)
             self.reveal(teacher=True)
 
     # --- what the learner did ----------------------------------------------------------------

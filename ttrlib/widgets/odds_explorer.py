@@ -1,7 +1,7 @@
 """OddsExplorer: the exact law of a tunnel's extra cost, and an experiment that converges to it
 (rules U1, U2, U5, U6, C6; the "Tunnel odds" paragraph of the rules reference).
 
-Sliders set the number of revealed cards ``n``, the unseen cards ``N`` and the matching cards
+Number boxes set the number of revealed cards ``n``, the unseen cards ``N`` and the matching cards
 ``K`` among them, the draw pile size and, for the reshuffle case (the draw pile holds fewer than
 ``n`` cards, U6), the discard pile and its matching cards. The settings make one chance node,
 ``ttrlib.chance.TunnelReveal``: the law panel shows its exact law and where its cards come from
@@ -77,7 +77,7 @@ def _guard(handler: Callable) -> Callable:
         except Exception as exc:  # noqa: BLE001 - the widget must stay usable
             self.last_error = exc
             self.say(f"Something went wrong ({type(exc).__name__}: {exc}). Nothing was changed; "
-                     "move a slider or press Simulate again.", "warning")
+                     "change a number or press Simulate again.", "warning")
 
     return wrapped
 
@@ -151,7 +151,7 @@ class OddsExplorer(w.VBox):
 
     Controls (public, so tests and notebooks can drive them): ``reveal`` (n), ``unseen`` (N),
     ``matching`` (K), ``locomotives_only`` (U5 claim), ``draw_pile``, ``discard``,
-    ``discard_matching`` (sliders / checkbox), ``trials`` (dropdown), ``simulate`` (button).
+    ``discard_matching`` (number boxes / checkbox), ``trials`` (dropdown), ``simulate`` (button).
     Output: ``law_panel``, ``sim_panel``, ``progress`` (one step per chunk), ``message``.
     ``exact()`` is the current law; after a simulation ``counts`` holds the simulated counts,
     ``comparison`` the verdict and ``history`` the (trials, largest gap, 99% band) checkpoints.
@@ -194,7 +194,7 @@ class OddsExplorer(w.VBox):
 
         style = {"description_width": "200px"}
 
-        def slider(value: int, lo: int, hi: int, text: str, tip: str) -> w.BoundedIntText:
+        def number_box(value: int, lo: int, hi: int, text: str, tip: str) -> w.BoundedIntText:
             # A number box rather than a slider: ipywidgets' slider handle has no accessible
             # name (axe-core: aria-input-field-name); a labelled box with arrows works with the
             # keyboard and with a screen reader.
@@ -202,20 +202,20 @@ class OddsExplorer(w.VBox):
                                     continuous_update=False, style=style,
                                     layout=w.Layout(width="320px"))
 
-        self.reveal = slider(reveal, 0, 8, "Cards revealed n",
+        self.reveal = number_box(reveal, 0, 8, "Cards revealed n",
                              "How many cards the tunnel turns over (its number, rule U1)")
         self.locomotives_only = w.Checkbox(value=bool(locomotives_only),
                                            description="locomotives-only claim (U5)",
                                            indent=False, layout=w.Layout(width="260px"))
-        self.unseen = slider(unseen, 0, DECK_SIZE, "Unseen cards N",
+        self.unseen = number_box(unseen, 0, DECK_SIZE, "Unseen cards N",
                              "Cards you cannot see: the draw pile and the other players' hidden "
                              "cards")
-        self.matching = slider(matching, 0, cap, "", "")
-        self.draw_pile = slider(draw_pile, 0, DECK_SIZE, "Draw pile size",
+        self.matching = number_box(matching, 0, cap, "", "")
+        self.draw_pile = number_box(draw_pile, 0, DECK_SIZE, "Draw pile size",
                                 "The draw pile is a random part of the unseen cards")
-        self.discard = slider(discard, 0, DECK_SIZE, "Discard pile size",
+        self.discard = number_box(discard, 0, DECK_SIZE, "Discard pile size",
                               "Used only when the draw pile holds fewer than n cards (U6, C6)")
-        self.discard_matching = slider(discard_matching, 0, cap, "Matching cards in discard",
+        self.discard_matching = number_box(discard_matching, 0, cap, "Matching cards in discard",
                                        "Matching cards in the discard pile (it is face up, so "
                                        "you know them)")
         self.reveal_note = w.HTML("<span class='ttr-ox-sub'>Team Asia tunnels: 4&ndash;6 &middot; "
@@ -246,7 +246,7 @@ class OddsExplorer(w.VBox):
 
         for s in (self.reveal, self.unseen, self.matching, self.draw_pile, self.discard,
                   self.discard_matching):
-            s.observe(self._on_slider, names="value")
+            s.observe(self._on_number, names="value")
         self.locomotives_only.observe(self._on_toggle, names="value")
         self.simulate.on_click(lambda _b: self.run_simulation())
 
@@ -289,7 +289,7 @@ class OddsExplorer(w.VBox):
         return LOCO_MATCHING if self.locomotives_only.value else COLOUR_MATCHING
 
     def _fix(self, moved, old) -> list[str]:
-        """Clamp impossible combinations, the slider the learner just moved giving way."""
+        """Clamp impossible combinations, the number the learner just changed giving way."""
         notes: list[str] = []
         N, D = self.unseen, self.discard
         # unseen + discard <= 110: the discard pile is face up, so its cards are not unseen (C1)
@@ -340,7 +340,7 @@ class OddsExplorer(w.VBox):
         return notes
 
     # --- events ------------------------------------------------------------------------------
-    def _on_slider(self, change) -> None:
+    def _on_number(self, change) -> None:
         if not self._quiet:
             self._update(change["owner"], change["old"])
 
@@ -356,7 +356,7 @@ class OddsExplorer(w.VBox):
         fresh = before[0] == min(old_cap - before[1], self.unseen.value)
         self._quiet = True
         try:
-            self._relabel()  # lowering the slider maximum clamps K at once
+            self._relabel()  # lowering the maximum clamps K at once
             if fresh:
                 self.matching.value = min(self.cap - self.discard_matching.value,
                                           self.unseen.value)
@@ -375,7 +375,7 @@ class OddsExplorer(w.VBox):
 
     @_guard
     def new_game(self, seed: int | None = None) -> None:
-        """A new seed for the simulations (the sliders stay); the old results are cleared."""
+        """A new seed for the simulations (the numbers stay); the old results are cleared."""
         self.seed = fresh_seed() if seed is None else seed
         self.runs = 0
         self._clear_simulation()
