@@ -17,6 +17,7 @@ from ..errors import SaveError
 from ..game import END_TRIGGER_TRAINS, Game
 from ..rules.scoring import ROUTE_POINTS
 from ..seats import seat_name, team_name
+from ..words import plural
 
 __all__ = ["watched_game", "final_round_html", "score_check_html", "ranking_html",
            "resume_story", "route_points_html", "ticket_position", "last_turn_position",
@@ -59,7 +60,7 @@ def final_round_html(game: Game, notes: list) -> str:
     return (
         f"<p>The game lasted {game.turns} turns. At the end of {seat_name(seat)}'s turn, "
         f"{team_name(team)} had {trains[2 * team]} + {trains[2 * team + 1]} = "
-        f"{trains[2 * team] + trains[2 * team + 1]} trains, {END_TRIGGER_TRAINS} or fewer, so the "
+        f"{plural(trains[2 * team] + trains[2 * team + 1], 'train')}, {END_TRIGGER_TRAINS} or fewer, so the "
         "final round began (E1).</p>"
         f"<p>The final turns, in order: <b>{' → '.join(seat_name(s) for s in final_turns)}</b>. "
         + ("Every player had exactly one final turn, and the player whose turn triggered the end "
