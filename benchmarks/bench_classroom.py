@@ -26,7 +26,9 @@ session within 10 s for N = 30.
 
 The machine's load average (``uptime``) is printed with every figure: on a shared machine the
 times are noisy, and the Chromium pages run on the same 2 cores as the server (a class's
-browsers run on the learners' machines), so they are an upper bound.
+browsers run on the learners' machines), so they are an upper bound. The floor, printed first:
+the same number of Chromium pages of a notebook holding one button, what Voila's front end alone
+costs these cores.
 """
 
 from __future__ import annotations
@@ -192,14 +194,29 @@ def stats(times: list[float]) -> str:
     return f"median {statistics.median(times):5.1f} s, max {max(times):5.1f} s"
 
 
-async def measure(lesson: str, n: int, n_browsers: int, linger: float, *, cold: bool = False):
+FLOOR_LESSON = "00-one-button.ipynb"
+
+
+def write_floor_lesson(folder: Path) -> None:
+    """The cheapest page the classroom app can serve: a heading and one button widget. What N
+    Chromium pages of it cost is the floor of Voila's own front end on this machine."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# One button"),
+                nbformat.v4.new_code_cell("import ipywidgets as w\nw.Button(description='hi')")]
+    nbformat.write(nb, folder / FLOOR_LESSON)
+
+
+async def measure(lesson: str, n: int, n_browsers: int, linger: float, *, cold: bool = False,
+                  folder: Path | None = None):
     from playwright.async_api import async_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         args = ("--VoilaConfiguration.preheat_kernel=False",) if cold else ()
         env = {"TTR_CLASS_LESSON": lesson, "TTR_CLASS_SIZE": str(n)}
-        with h.classroom(tmp, args=args, env=env) as (base, proc):
+        with h.classroom(tmp, folder=folder, args=args, env=env) as (base, proc):
             server = psutil.Process(proc.pid)
             waited = wait_until_quiet(server, tmp / "classroom.log", lesson, 0 if cold else n)
             kernels_before = len(h.kernel_processes(server.pid))
@@ -257,6 +274,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lesson", default="01-card-splits.ipynb")
     ap.add_argument("--linger", type=float, default=120,
                     help="seconds to wait after closing before counting live kernels (0: skip)")
+    ap.add_argument("--no-floor", action="store_true",
+                    help="skip the floor: --browsers Chromium pages of a one-button notebook")
     args = ap.parse_args(argv)
     if h.chromium_path() is None:
         print(h.INSTALL_HINT)
@@ -267,6 +286,14 @@ def main(argv=None) -> int:
     baseline = cold["browser"][0]
     print(f"\nbaseline: one cold session (no preheating): first widget {baseline:.1f} s; "
           f"{cold['load_before']}")
+    if not args.no_floor and args.browsers > 1:
+        with tempfile.TemporaryDirectory() as folder:
+            write_floor_lesson(Path(folder))
+            floor = asyncio.run(measure(FLOOR_LESSON, args.browsers, args.browsers, 0,
+                                        folder=Path(folder)))
+        print(f"\nfloor: {args.browsers} Chromium pages of a one-button notebook at once: first "
+              f"widget {stats(floor['browser'])} (Voila's own front end, on the server's cores; "
+              f"{floor['load_before']})")
     for n in args.sessions:
         report(asyncio.run(measure(args.lesson, n, args.browsers, args.linger)), baseline,
                args.linger)
