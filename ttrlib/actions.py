@@ -20,29 +20,10 @@ action              what it does                                          rules
 
 from __future__ import annotations
 
-import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
 from .cards import EMPTY, CardCounts
-
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = 60
-_SHORT.maxlong = 40
-
-
-def short(value: Any) -> str:
-    """``repr(value)`` cut to a few dozen characters: an error message never echoes a huge
-    value (a 50 MB string, a 5,000-digit integer)."""
-    try:
-        return _SHORT.repr(value)
-    except Exception:  # a repr that fails (an integer too long to print, a broken object)
-        return f"<{type(value).__name__}>"
-
-
-def clip(text: str, limit: int = 120) -> str:
-    """``text`` cut to ``limit`` characters (a list of many ids in a message)."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _as_cards(value) -> Any:

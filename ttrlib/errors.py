@@ -37,6 +37,11 @@ def shown(value: object) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 3] + "..."
 
 
+def clip(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters (a list of many ids in a message)."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def bounded(message: str) -> str:
     """``message`` cut to ``MAX_MESSAGE`` characters."""
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 3] + "..."

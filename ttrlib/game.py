@@ -333,7 +333,7 @@ class Game:
         if min(game.trains) < 0:
             raise SetupError("claimed: a seat has claimed more than its 27 trains (C3)")
         if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < players:
-            raise SetupError(f"to_move: no seat {act.short(to_move)} in a {players}-player game")
+            raise SetupError(f"to_move: no seat {shown(to_move)} in a {players}-player game")
         game.phase = Phase.TURN
         game.to_move = to_move
         check_state(game, SetupError, position=True)
@@ -479,7 +479,7 @@ class Game:
             raise
         except Exception as exc:  # junk no check foresaw still gets the library's own error
             raise IllegalMove(self._phase_rule(action), f"{type(action).__name__} is malformed: "
-                              f"{act.short(exc)}") from None
+                              f"{shown(exc)}") from None
         effect(state, action)  # never raises
         deck.release(state)
 
@@ -493,7 +493,7 @@ class Game:
     def _phase_reason(self, action: Any) -> str:
         name = _ACTION_WORDS.get(type(action), type(action).__name__)
         if not isinstance(action, _ACTION_TYPES):
-            return f"{act.short(action)} is not a ttrlib action"
+            return f"{shown(action)} is not a ttrlib action"
         waits = {
             Phase.SETUP_TICKETS: "each player first keeps at least 3 of 5 tickets and shares 1",
             Phase.TURN: "choose a turn: draw cards, claim a route, draw tickets or share tickets",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import actions as act
 from ..board import Board, Route
 from ..cards import CardCounts, Color
-from ..errors import IllegalClaim, IllegalMove
+from ..errors import IllegalClaim, IllegalMove, shown
 from ..events import Claimed
 from ..state import GameState
 from ..words import plural
@@ -78,7 +78,7 @@ def check_cards_fields(a, error: type[IllegalMove]) -> None:
     for name in ("hand", "cardholder", "teammate"):
         value = getattr(a, name, None)
         if value is not None and not isinstance(value, CardCounts):
-            raise error("K1", f"{type(a).__name__}.{name}: {_CARDS}, not {act.short(value)}")
+            raise error("K1", f"{type(a).__name__}.{name}: {_CARDS}, not {shown(value)}")
 
 
 def check_owned(state: GameState, seat: int, hand: CardCounts, holder: CardCounts,
@@ -108,7 +108,7 @@ def take_from(state: GameState, seat: int, hand: CardCounts, holder: CardCounts)
 def check_claim(state: GameState, a: act.Claim) -> None:
     seat = state.to_move
     if not isinstance(a.route, str) or not state.board.has_route(a.route):
-        raise IllegalClaim("K2", f"there is no route {act.short(a.route)} on this board")
+        raise IllegalClaim("K2", f"there is no route {shown(a.route)} on this board")
     check_cards_fields(a, IllegalClaim)
     route = state.board.route(a.route)
     if a.teammate:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import actions as act
 from ..cards import Color
-from ..errors import IllegalDraw
+from ..errors import IllegalDraw, shown
 from ..events import Draw, Placed
 from ..state import FACE_UP, GameState, Phase
 from . import deck
@@ -23,7 +23,7 @@ def _check_source(state: GameState, source, *, second: bool) -> None:
         return
     if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < FACE_UP:
         raise IllegalDraw("D1", "DrawCard.source: draw from 'deck' or a face-up slot 0-4, not "
-                          f"{act.short(source)}")
+                          f"{shown(source)}")
     card = state.face_up[source]
     if card is None:
         raise IllegalDraw("D1", f"face-up slot {source} is empty")
@@ -75,7 +75,7 @@ def do_draw_first(state: GameState, a: act.DrawCard) -> None:
 def check_place(state: GameState, a: act.PlaceCard) -> None:
     if not (isinstance(a.to, str) and a.to in ("hand", "cardholder")):
         raise IllegalDraw("D1", "PlaceCard.to: the card goes to 'hand' or 'cardholder', not "
-                          f"{act.short(a.to)}")
+                          f"{shown(a.to)}")
 
 
 def do_place(state: GameState, a: act.PlaceCard) -> None:

@@ -7,7 +7,7 @@ which never raises.
 from __future__ import annotations
 
 from .. import actions as act
-from ..errors import IllegalTickets
+from ..errors import IllegalTickets, clip, shown
 from ..events import TicketsDrawn, TicketsKept, TicketsPlaced, TicketsShared
 from ..state import DRAW_TICKETS, SETUP_TICKETS_KEEP, GameState, Phase
 from ..words import plural
@@ -20,7 +20,7 @@ _IDS = "tickets are named by their ids (strings such as 'T07')"
 def _check_ids(rule: str, a, field: str) -> frozenset:
     ids = getattr(a, field)
     if not isinstance(ids, frozenset) or not all(isinstance(t, str) for t in ids):
-        raise IllegalTickets(rule, f"{type(a).__name__}.{field}: {_IDS}, not {act.short(ids)}")
+        raise IllegalTickets(rule, f"{type(a).__name__}.{field}: {_IDS}, not {shown(ids)}")
     return ids
 
 
@@ -28,12 +28,12 @@ def _check_keep(a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -
     keep = _check_ids(rule, a, "keep")
     unknown = sorted(keep - set(offer))
     if unknown:
-        raise IllegalTickets(rule, f"you were not offered {act.clip(', '.join(unknown))}")
+        raise IllegalTickets(rule, f"you were not offered {clip(', '.join(unknown))}")
     need = min(minimum, len(offer))
     if len(keep) < need:
         raise IllegalTickets(rule, f"keep at least {need} of the {plural(len(offer), 'ticket')} offered")
     if not isinstance(a.share, str):
-        raise IllegalTickets(rule, f"KeepTickets.share: {_IDS}, not {act.short(a.share)}")
+        raise IllegalTickets(rule, f"KeepTickets.share: {_IDS}, not {shown(a.share)}")
     if a.share not in keep:
         raise IllegalTickets(rule, "the shared ticket must be one of the tickets you keep")
 
@@ -102,7 +102,7 @@ def check_share(state: GameState, a: act.ShareTickets) -> None:
         raise IllegalTickets("T4", "share 1 or 2 tickets in one turn")
     missing = sorted(t for t in tickets if t not in state.tickets[state.to_move])
     if missing:
-        raise IllegalTickets("T4", f"{act.clip(', '.join(missing))} is not among your private "
+        raise IllegalTickets("T4", f"{clip(', '.join(missing))} is not among your private "
                              "tickets")
 
 
