@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from mutation_helpers import at, paths
 
 from ttrlib import BoardError, Game
 from ttrlib.board import TEACHING_BOARD_PATH, board_from_dict, load_board
@@ -216,23 +217,6 @@ def test_the_writer_and_both_bases_give_valid_boards(tmp_path):
 # --------------------------------------------------------------------------------------------------
 # mutations
 # --------------------------------------------------------------------------------------------------
-
-
-def paths(tree, prefix=()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            out += paths(v, prefix + (k,))
-    elif isinstance(tree, list):
-        for i, v in enumerate(tree):
-            out += paths(v, prefix + (i,))
-    return out
-
-
-def at(tree, path):
-    for key in path:
-        tree = tree[key]
-    return tree
 
 
 def deep(depth: int) -> list:

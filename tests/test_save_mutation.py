@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from mutation_helpers import at, paths, put
 
 from ttrlib import CardCounts, Game, SaveError, narration
 from ttrlib import actions as act
@@ -188,28 +189,6 @@ def outcome(text: str | bytes, seed: int = 0) -> str:
 # --------------------------------------------------------------------------------------------------
 # mutations
 # --------------------------------------------------------------------------------------------------
-
-
-def paths(tree, prefix=()) -> list[tuple]:
-    """Every place in the tree, as the keys and indexes that lead to it."""
-    out = [prefix]
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            out += paths(v, prefix + (k,))
-    elif isinstance(tree, list):
-        for i, v in enumerate(tree):
-            out += paths(v, prefix + (i,))
-    return out
-
-
-def at(tree, path):
-    for key in path:
-        tree = tree[key]
-    return tree
-
-
-def put(tree, path, value):
-    at(tree, path[:-1])[path[-1]] = value
 
 
 HUGE_INT, DEEP = "@@huge-int@@", "@@deep@@"
