@@ -1,6 +1,10 @@
-"""What the save and board mutation tests share: walking a parsed JSON or TOML tree."""
+"""What the save and board tests share: walking a parsed JSON or TOML tree, and writing board
+data as TOML text (floats, inline tables with quoted keys, arrays of tables)."""
 
 from __future__ import annotations
+
+import json
+import math
 
 
 def paths(tree, prefix=()) -> list[tuple]:
@@ -25,3 +29,34 @@ def at(tree, path):
 def put(tree, path, value) -> None:
     """Set the value at ``path``."""
     at(tree, path[:-1])[path[-1]] = value
+
+
+def toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
+    if isinstance(v, (int, str)):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()) + "}"
+    if v is None:
+        return '"null"'  # TOML has no null; a string stands in for it
+    raise TypeError(v)
+
+
+def to_toml(data: dict) -> str:
+    """Board data as a TOML file: scalars first, then arrays of tables."""
+    lines, tables = [], {}
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            tables[key] = value
+        else:
+            lines.append(f"{json.dumps(key)} = {toml_value(value)}")
+    for key, entries in tables.items():
+        for entry in entries:
+            lines += ["", f"[[{json.dumps(key)}]]"] + [f"{json.dumps(k)} = {toml_value(x)}"
+                                                        for k, x in entry.items()]
+    return "\n".join(lines) + "\n"

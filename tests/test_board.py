@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import copy
 import heapq
-import json
 import re
 from collections import Counter, deque
 from pathlib import Path
 
 import pytest
+from mutation_helpers import to_toml, toml_value
 
 from ttrlib.board import (
     MAX_ROUTE_LENGTH,
@@ -287,36 +287,6 @@ def tiny_board() -> dict:
     }  # fmt: skip
 
 
-def _toml_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value)  # a JSON string is a TOML basic string
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(value)
-
-
-def to_toml(data: dict) -> str:
-    """Just enough of a TOML writer for board dicts: scalars first, then arrays of tables."""
-    lines = []
-    tables = {}
-    for key, value in data.items():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            tables[key] = value
-        else:
-            lines.append(f"{key} = {_toml_value(value)}")
-    for key, entries in tables.items():
-        for entry in entries:
-            lines += ["", f"[[{key}]]"]
-            lines += [f"{k} = {_toml_value(v)}" for k, v in entry.items()]
-    return "\n".join(lines) + "\n"
-
-
 def write_board(tmp_path: Path, data: dict, name: str = "board.toml") -> Path:
     path = tmp_path / name
     path.write_text(to_toml(data), encoding="utf-8")
@@ -579,7 +549,7 @@ def test_breaking_the_teaching_board_text(tmp_path, board, edit, field, message_
     start = text.index(block)
     end = text.index("\n\n", start)
     old = text[start:end]
-    new_line = f"{key} = {_toml_value(value)}"
+    new_line = f"{key} = {toml_value(value)}"
     if f"\n{key} = " in old:
         new = re.sub(rf"\n{key} = [^\n]*", "\n" + new_line, old)
     else:

@@ -11,7 +11,6 @@ listed cases of the issue are regression tests at the end.
 from __future__ import annotations
 
 import copy
-import json
 import math
 import re
 import sys
@@ -22,7 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from mutation_helpers import at, paths
+from mutation_helpers import at, paths, to_toml
 
 from ttrlib import BoardError, Game
 from ttrlib.board import TEACHING_BOARD_PATH, board_from_dict, load_board
@@ -171,40 +170,8 @@ def outcome_of_file(path: Path, seed: int = 0) -> str:
 
 
 # --------------------------------------------------------------------------------------------------
-# a TOML writer for board data (floats, inline tables with quoted keys, arrays of tables)
+# the TOML writer (tests/mutation_helpers.py) and the two bases
 # --------------------------------------------------------------------------------------------------
-
-
-def toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
-    if isinstance(v, (int, str)):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()) + "}"
-    if v is None:
-        return '"null"'  # TOML has no null; a string stands in for it
-    raise TypeError(v)
-
-
-def to_toml(data: dict) -> str:
-    lines, tables = [], {}
-    for key, value in data.items():
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            tables[key] = value
-        else:
-            lines.append(f"{json.dumps(key)} = {toml_value(value)}")
-    for key, entries in tables.items():
-        for entry in entries:
-            lines += ["", f"[[{json.dumps(key)}]]"] + [f"{json.dumps(k)} = {toml_value(x)}"
-                                                        for k, x in entry.items()]
-    return "\n".join(lines) + "\n"
-
-
 def test_the_writer_and_both_bases_give_valid_boards(tmp_path):
     for name, data in BASES.items():
         path = tmp_path / f"{name}.toml"

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -325,7 +326,7 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         if not isinstance(g, str) or g not in by_group:
             raise _fail(source, f"open_groups[{i}]", f"{shown(g)} is not the group of any route")
 
-    part = _components(routes)  # E3: a ticket's cities must be joined by some chain of routes
+    part = components((r.a, r.b) for r in routes)  # E3: a ticket's cities must be joined by some chain of routes
     raw_tickets = data.get("tickets")
     if not isinstance(raw_tickets, list) or not raw_tickets:
         raise _fail(source, "top level", "field 'tickets' must be a non-empty list of tables")
@@ -398,19 +399,22 @@ def _tunnel_reveals(data: dict, source: str) -> tuple[int, ...]:
     return tuple(sorted(stated))
 
 
-def _components(routes: list[Route]) -> dict[str, str]:
-    """City -> one city of its connected part of the route graph (union-find)."""
+def components(edges: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """City -> a representative city of its connected part, for the cities the edges touch
+    (union-find). The loader uses it for tickets (E3: some chain of routes must join a
+    ticket's cities), scoring for a team's routes (``ttrlib.rules.network``)."""
     parent: dict[str, str] = {}
 
-    def root(c: str) -> str:
-        while parent.setdefault(c, c) != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
 
-    for r in routes:
-        parent[root(r.a)] = root(r.b)
-    return {c: root(c) for c in parent}
+    for u, v in edges:
+        parent[find(u)] = find(v)
+    return {city: find(city) for city in list(parent)}
 
 
 def load_board(path: "str | os.PathLike[str]") -> Board:

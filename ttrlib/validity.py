@@ -35,11 +35,11 @@ from itertools import permutations
 from typing import Any
 
 from .actions import KeepTickets
-from .cards import EMPTY, CardCounts, Color, standard_deck
+from .cards import CardCounts, Color, standard_deck
 from .chance import extra_cost
 from .errors import shown
 from .events import Draw, Event, NoReset, Over, Reset, Reshuffle, Setup, TicketsPlaced
-from .rules import payments, tracks
+from .rules import deck, payments, tracks
 from .seats import PLAYER_COUNTS
 from .state import (
     DRAW_TICKETS,
@@ -186,18 +186,13 @@ def _shapes(g: Any) -> Iterator[Problem]:
 
 def _cards(g: Any) -> Iterator[Problem]:
     # C1: every one of the 110 cards is in exactly one place.
-    total = CardCounts.of(g.draw_pile) + CardCounts.of(g.discard)
-    total += CardCounts.of(c for c in g.face_up if c is not None)
-    total += sum(g.hands, EMPTY) + sum(g.holders, EMPTY)
-    if g.drawn is not None:
-        total += CardCounts.of([g.drawn])
     t = g.tunnel
-    if t is not None:
-        if not (isinstance(t.laid_hand, CardCounts) and isinstance(t.laid_holder, CardCounts)
-                and all(isinstance(c, Color) for c in t.revealed)):
-            yield "tunnel", "the laid cards must be card counts and the revealed ones colours"
-            return
-        total += t.laid_hand + t.laid_holder + CardCounts.of(t.revealed)
+    if t is not None and not (isinstance(t.laid_hand, CardCounts)
+                              and isinstance(t.laid_holder, CardCounts)
+                              and all(isinstance(c, Color) for c in t.revealed)):
+        yield "tunnel", "the laid cards must be card counts and the revealed ones colours"
+        return
+    total = g.total_cards()
     deck = standard_deck()
     if total != deck:
         over, under = total.minus_available(deck), deck.minus_available(total)
@@ -369,10 +364,9 @@ def _face_up(g: Any) -> Iterator[Problem]:
     row = [c for c in g.face_up if c is not None]
     locomotives = sum(c is Color.LOCOMOTIVE for c in row)
     if locomotives >= 3:
-        others = sum(c is not Color.LOCOMOTIVE for c in g.draw_pile + g.discard + row)
         # C5 policy: the row stays when no reset could ever help (now, or at the last check),
         # or after the bounded resets.
-        if others >= 3 and not row_kept_by_policy(g.events, g.taken_slot is not None):
+        if deck.reset_can_help(g) and not row_kept_by_policy(g.events, g.taken_slot is not None):
             yield "face_up", (f"{locomotives} face-up locomotives: the row is discarded and five "
                               "new cards are turned up (C5)")
     # An empty slot is no problem: the end of the turn refills it (C5/C6 policy), and

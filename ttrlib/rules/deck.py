@@ -58,16 +58,22 @@ def replace(state: GameState, slot: int) -> None:
     check_three_locomotives(state)
 
 
+def reset_can_help(state: GameState) -> bool:
+    """C5 policy: a reset helps only if the row, the draw pile and the discard together hold at
+    least 3 cards that are not locomotives; else the new row could never have fewer than 3."""
+    row = [c for c in state.face_up if c is not None]
+    return sum(c is not Color.LOCOMOTIVE for c in state.draw_pile + state.discard + row) >= 3
+
+
 def check_three_locomotives(state: GameState) -> None:
     """C5: three face-up locomotives -> discard all five and turn five new ones (bounded)."""
     for _ in range(MAX_FACE_UP_RESETS):
         if sum(c is Color.LOCOMOTIVE for c in state.face_up) < 3:
             return
-        row = [c for c in state.face_up if c is not None]
-        others = sum(c is not Color.LOCOMOTIVE for c in state.draw_pile + state.discard + row)
-        if others < 3:
+        if not reset_can_help(state):
             log(state, NoReset())
             return
+        row = [c for c in state.face_up if c is not None]
         state.discard.extend(row)
         state.face_up = [None] * FACE_UP
         for i in range(FACE_UP):

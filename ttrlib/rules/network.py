@@ -16,28 +16,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 from math import inf
 
+from ..board import components  # the one union-find of the library (the loader uses it too)
+
 
 def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
     """Do the given edges join cities ``a`` and ``b``? (E3)"""
     component = components(edges)
     return a in component and b in component and component[a] == component[b]
-
-
-def components(edges: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """City -> a representative city of its connected part, for the cities the edges touch (E3).
-    Built once per team, it answers every ticket of the team."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for u, v in edges:
-        parent[find(u)] = find(v)
-    return {city: find(city) for city in list(parent)}
 
 
 # --- longest continuous path (E4) -------------------------------------------------------------
