@@ -8,6 +8,8 @@ echoed) and leave ``to_json()`` exactly as it was. A few cases from issue 11 are
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -81,9 +83,17 @@ actions = st.one_of(
 )
 
 
+def same(action, legal) -> bool:
+    """``action`` is ``legal``, field by field and type by type: ``DrawCard(False)`` equals
+    ``DrawCard(0)`` as a dataclass (False == 0), but False is no face-up slot."""
+    return action == legal and all(
+        type(getattr(action, f.name)) is type(getattr(legal, f.name))
+        for f in dataclasses.fields(legal))
+
+
 def legal_now(game: Game, action) -> bool:
     try:
-        return any(action == a for a in game.legal_actions())
+        return any(same(action, a) for a in game.legal_actions())
     except Exception:  # a Weird field cannot be compared: it is no legal action
         return False
 
@@ -148,3 +158,15 @@ def test_negative_and_mistyped_counts_name_the_field():
         game.apply(act.Claim(game.board.routes[0].id, hand={"red": -1}))
     with pytest.raises(IllegalMove, match=r"rule K1: Claim\.cardholder"):
         game.apply(act.Claim(game.board.routes[0].id, cardholder={"red": "two"}))
+
+
+def test_a_bool_is_no_face_up_slot_though_it_equals_one():
+    # found by the hypothesis test: DrawCard(False) == DrawCard(0) as dataclasses (False == 0),
+    # yet False is no slot: the engine refuses it (D1), and the test's judge must not call it legal
+    game = GAMES[Phase.SECOND_CARD].copy()
+    before = game.to_json()
+    for flag in (False, True):
+        with pytest.raises(IllegalMove) as info:
+            game.apply(act.DrawCard(flag))
+        assert info.value.rule == "D1" and game.to_json() == before
+        assert not legal_now(game, act.DrawCard(flag))
