@@ -42,12 +42,23 @@ fresh-lessons:
 # that file for each one). For a class opening one lesson together, start a kernel ahead of
 # time for every learner: `make classroom CLASS_LESSON=01-card-splits.ipynb CLASS_SIZE=30`.
 # It listens on this machine only; for learners on other machines add
-# VOILA_ARGS=--Voila.ip=0.0.0.0 . The kernels start in notebooks/, as in JupyterLab.
+# VOILA_ARGS=--Voila.ip=0.0.0.0 CLASS_IP=0.0.0.0 . The kernels start in notebooks/, as in JupyterLab.
+# Beside it runs the class server (ttrlib.server: tables, the teacher's room, the class's
+# records) on CLASS_PORT with its data in CLASS_DATA; it prints the teacher's login link. The
+# lesson kernels (Voila's children) find it through TTR_CLASS_SERVER and read the class secret
+# from TTR_CLASS_SECRET_FILE; a learner's page never holds either.
 VOILA_PORT ?= 8866
+CLASS_PORT ?= 8867
+CLASS_IP ?= 127.0.0.1
+CLASS_DATA ?= classroom-data
 CLASS_LESSON ?=
 CLASS_SIZE ?= 0
 classroom: $(STAMP)
-	cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" \
+	@$(BIN)/python -m ttrlib.server --port $(CLASS_PORT) --ip $(CLASS_IP) --data "$(CLASS_DATA)" & \
+	  server=$$!; trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
+	  cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" \
+	  TTR_CLASS_SERVER="http://127.0.0.1:$(CLASS_PORT)" \
+	  TTR_CLASS_SECRET_FILE="$(abspath $(CLASS_DATA))/class-secret" \
 	  $(abspath $(BIN))/voila . --Voila.config_file_paths=$(CURDIR)/classroom \
 	  --port=$(VOILA_PORT) --Voila.port_retries=0 --no-browser $(VOILA_ARGS)
 

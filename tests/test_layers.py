@@ -33,7 +33,7 @@ LAYER_NAMES = [
     # 3: the vocabulary of the game: moves, and typed events (what happened), both plain data
     ["actions", "events"],
     # 4: the declared game state (plain data the rule families read and change)
-    ["state"],
+    ["state", "plain"],
     # 5: rule families (pure functions over a state), the tunnel reveal's chance object, and
     #    the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
@@ -48,7 +48,8 @@ LAYER_NAMES = [
     ["game"],
     # 9: built on the engine: saving, sessions, exact odds, simulation, bots, experiments, and
     #    the package's public names
-    ["ttrlib", "signed_save", "session", "odds", "simulate", "bots", "experiments"],
+    ["ttrlib", "signed_save", "session", "odds", "simulate", "bots", "experiments",
+     "server.*"],
     # 10: practice positions and the notebooks' helpers
     ["lessons.*"],
     # 11: the widgets, which use the lessons' practice positions (never the other way round)

@@ -97,3 +97,7 @@ class SaveError(_BoundedError):
 
 class SetupError(_BoundedError):
     """An impossible position given to ``Game.from_position`` (or an impossible new game)."""
+
+
+class ActionError(_BoundedError):
+    """A malformed action in its plain (JSON) form: the message names the field."""

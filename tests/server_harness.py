@@ -1,0 +1,90 @@
+"""A real class server process for the tests: 127.0.0.1, a free port, a temporary data folder;
+stopped by its PID. Nothing here reaches another address."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class ClassServer:
+    url: str
+    data: Path
+    port: int
+    proc: subprocess.Popen
+
+    @property
+    def token(self) -> str:
+        return (self.data / "teacher-token").read_text().strip()
+
+    @property
+    def class_secret(self) -> str:
+        return (self.data / "class-secret").read_text().strip()
+
+    def request(self, method: str, path: str, body=None, *, token: str | None = None,
+                headers: dict | None = None, raw: bytes | None = None, timeout: float = 60):
+        """``(status, parsed JSON or text, headers)`` of one request; never raises on a status."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers=dict(headers or {}))
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        opener = urllib.request.build_opener(_NoRedirect)
+        try:
+            with opener.open(req, timeout=timeout) as r:
+                status, text, hdrs = r.status, r.read().decode(), r.headers
+        except urllib.error.HTTPError as e:
+            status, text, hdrs = e.code, e.read().decode(), e.headers
+        try:
+            return status, json.loads(text), hdrs
+        except ValueError:
+            return status, text, hdrs
+
+    def stop(self, sig=signal.SIGTERM) -> None:
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, sig)
+            self.proc.wait(30)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def start_server(data: Path, port: int | None = None, *, args=(), env=None) -> ClassServer:
+    """Start ``python -m ttrlib.server`` and wait (on the condition, up to 60 s) until it answers."""
+    port = port or free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ttrlib.server", "--port", str(port), "--data", str(data),
+         "--quiet", *args],
+        env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    server = ClassServer(f"http://127.0.0.1:{port}", Path(data), port, proc)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the class server stopped at once: {proc.stdout.read().decode()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server
+        except OSError:
+            time.sleep(0.1)
+    server.stop(signal.SIGKILL)
+    raise RuntimeError("the class server did not answer within 60 s")

@@ -1,0 +1,128 @@
+"""The plain (JSON) form of actions and views: the one codec of the class server, its clients
+and the golden playthroughs.
+
+- card counts are ``{colour: n}`` (colours in C1's order, zero counts left out);
+- sets are sorted lists, tuples are lists, enums are their value;
+- a dataclass is ``{"type": ClassName, field: value, ...}``.
+
+``to_plain`` writes any of these; ``action_from_plain`` reads an action back and refuses anything
+else with an ``ActionError`` naming the field (a client's typo must never reach the rules as a
+foreign exception). Whether the action is *legal* is the rules' question, not the codec's.
+
+>>> from ttrlib import actions as act
+>>> to_plain(act.Claim("R01", hand={"red": 2}))
+{'type': 'Claim', 'route': 'R01', 'hand': {'red': 2}, 'cardholder': {}, 'teammate': {}}
+>>> action_from_plain({"type": "DrawCard", "source": "deck"})
+DrawCard(source='deck')
+>>> action_from_plain({"type": "Claim", "route": "R01", "hand": {"mauve": 1}})
+Traceback (most recent call last):
+...
+ttrlib.errors.ActionError: Claim.hand: 'mauve' is not a card colour
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from typing import Any
+
+from . import actions as act
+from .cards import CardCounts, Color
+from .errors import ActionError, shown
+
+#: Every action type a client may send, by the name ``to_plain`` writes.
+ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (
+    act.KeepTickets, act.DrawCard, act.PlaceCard, act.Claim, act.PayTunnel, act.Withdraw,
+    act.DrawTickets, act.ShareTickets, act.Pass)}
+_CARD_FIELDS = {"hand", "cardholder", "teammate"}
+_MAX_IDS = 16  # more ticket ids than any offer (T1: 5) is junk, refused before it is read
+_MAX_NAME = 64  # a route or ticket id longer than this names nothing on any board
+
+
+def to_plain(value: Any) -> Any:
+    """A JSON-ready, deterministic form of an action, a view, a view's field or an event."""
+    if isinstance(value, CardCounts):
+        return value.to_dict()
+    if isinstance(value, (frozenset, set)):
+        return sorted(to_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"type": type(value).__name__,
+                **{f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def view_to_plain(view: Any) -> dict:
+    """A seat's ``PlayerView`` without its board (sent once, it never changes) and its events
+    (narrated apart, for the reader): what a client of the class server receives."""
+    return {f.name: to_plain(getattr(view, f.name)) for f in dataclasses.fields(view)
+            if f.name not in ("board", "events")}
+
+
+def action_from_plain(data: Any) -> act.Action:
+    """The action ``data`` describes; ``ActionError`` names the first field that is wrong."""
+    if not isinstance(data, dict):
+        raise ActionError(f"an action is an object with a 'type', not {shown(data)}")
+    name = data.get("type")
+    cls = ACTIONS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ActionError(f"type: {shown(name)} is not an action "
+                          f"(one of {', '.join(ACTIONS)})")
+    names = {f.name for f in dataclasses.fields(cls)}
+    extra = sorted(str(k) for k in data if k != "type" and k not in names)
+    if extra:
+        raise ActionError(f"{name}: no field {shown(extra[0])}")
+    values = {}
+    for f in dataclasses.fields(cls):
+        where = f"{name}.{f.name}"
+        if f.name not in data:
+            if f.default is dataclasses.MISSING:
+                raise ActionError(f"{where} is missing")
+            continue
+        values[f.name] = _field(where, f.name, data[f.name])
+    return cls(**values)
+
+
+def _field(where: str, name: str, value: Any) -> Any:
+    if name in _CARD_FIELDS:
+        return _cards(where, value)
+    if name in ("keep", "tickets"):
+        if not isinstance(value, list) or len(value) > _MAX_IDS:
+            raise ActionError(f"{where}: a list of at most {_MAX_IDS} ticket ids, "
+                              f"not {shown(value)}")
+        return frozenset(_name(where, v) for v in value)
+    if name == "source":
+        if value == "deck" or (type(value) is int and 0 <= value < 5):
+            return value
+        raise ActionError(f"{where}: 'deck' or a face-up slot 0-4, not {shown(value)}")
+    if name == "to":
+        if value in ("hand", "cardholder"):
+            return value
+        raise ActionError(f"{where}: 'hand' or 'cardholder', not {shown(value)}")
+    return _name(where, value)  # route, share
+
+
+def _name(where: str, value: Any) -> str:
+    if isinstance(value, str) and 0 < len(value) <= _MAX_NAME:
+        return value
+    raise ActionError(f"{where}: an id of 1-{_MAX_NAME} characters, not {shown(value)}")
+
+
+def _cards(where: str, value: Any) -> CardCounts:
+    if not isinstance(value, dict) or len(value) > len(Color):
+        raise ActionError(f"{where}: cards as {{colour: count}}, not {shown(value)}")
+    counts = {}
+    for colour, n in value.items():
+        try:
+            c = Color(colour)
+        except (ValueError, TypeError):
+            raise ActionError(f"{where}: {shown(colour)} is not a card colour") from None
+        if type(n) is not int or not 0 <= n <= 200:
+            raise ActionError(f"{where}.{c.value}: a count of 0-200 cards, not {shown(n)}")
+        counts[c] = n
+    return CardCounts(counts)

@@ -1,0 +1,14 @@
+"""The class server: one process that referees a class's tables and keeps its records.
+
+A learner's kernel never holds another seat's cards: the server owns every table's ``Game`` and an
+append-only log of its actions (the log is the truth; the games are replayed from it on start), and
+sends each seat only that seat's view (rule I1). It also records the class's exercise checks for
+the teacher's progress page. It is a tornado application (tornado ships with Jupyter) over SQLite
+in WAL mode (the standard library), the server the only writer.
+
+- ``python -m ttrlib.server --port 8867 --data classroom-data`` (``make classroom`` starts it beside
+  the lessons and prints the teacher's login link);
+- ``ttrlib.server.auth``: the teacher's token and the class secret (files in the data folder);
+- ``ttrlib.server.db``: the SQLite store, each module migrating its own tables;
+- ``ttrlib.server.app``: the tornado application made of each module's routes.
+"""

@@ -1,0 +1,46 @@
+"""``python -m ttrlib.server --port 8867 --data classroom-data``: run the class server.
+
+It listens on 127.0.0.1 unless ``--ip`` says otherwise: ``--ip 0.0.0.0`` lets learners' own
+devices reach their tables (and everyone on the network reach the pages; the API still asks for a
+seat's key or the teacher's token). It prints the teacher's login link and runs until stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+
+from .app import MAX_BODY, make_app, make_server
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ttrlib.server", description=__doc__)
+    parser.add_argument("--port", type=int, default=8867)
+    parser.add_argument("--ip", default="127.0.0.1",
+                        help="the address to listen on (default: this machine only)")
+    parser.add_argument("--data", default="classroom-data",
+                        help="the folder of the log, the records and the secrets")
+    parser.add_argument("--quiet", action="store_true", help="do not print the login link")
+    args = parser.parse_args(argv)
+    asyncio.run(serve(args))
+
+
+async def serve(args) -> None:
+    server = make_server(args.data)
+    app = make_app(server)
+    app.listen(args.port, args.ip, max_body_size=MAX_BODY)
+    host = "localhost" if args.ip in ("127.0.0.1", "0.0.0.0") else args.ip
+    if not args.quiet:
+        print(f"ttrlib class server on http://{host}:{args.port}/ (data in {server.data_dir})")
+        print(f"The teacher's login link (keep it to yourself): "
+              f"http://{host}:{args.port}/teacher?token={server.teacher_token}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+if __name__ == "__main__":
+    main()

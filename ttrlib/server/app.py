@@ -1,0 +1,42 @@
+"""The class server's tornado application: each module of the server contributes its routes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tornado.web
+
+from . import auth, db
+
+#: The modules whose ``routes(server)`` make the application (each owns its pages and tables).
+ROUTE_MODULES = [auth]
+
+MAX_BODY = 64 * 1024  # no request body of the API is larger (an action is a few hundred bytes)
+
+
+@dataclass
+class Server:
+    """What every handler may reach: the data folder, the store and the secrets."""
+
+    data_dir: Path
+    conn: object
+    teacher_token: str
+    class_secret: str
+    #: (address, words) of the pages listed on the teacher's room page
+    teacher_links: list = field(default_factory=list)
+
+
+def make_server(data_dir: str | Path) -> Server:
+    data = Path(data_dir)
+    data.mkdir(parents=True, exist_ok=True)
+    return Server(data, db.connect(data / db.DB_NAME),
+                  auth.secret_file(data, auth.TEACHER_TOKEN),
+                  auth.secret_file(data, auth.CLASS_SECRET))
+
+
+def make_app(server: Server) -> tornado.web.Application:
+    handlers: list = []
+    for module in ROUTE_MODULES:
+        handlers += module.routes(server)
+    return tornado.web.Application(handlers, ttr=server, xsrf_cookies=False)

@@ -1,0 +1,118 @@
+"""Who may do what on the class server: the teacher's token and the class secret.
+
+Both are 32 random bytes (hex) in files of the data folder, made on first start with mode 0600:
+
+- ``teacher-token``: the teacher's. ``GET /teacher?token=...`` (the login link ``make classroom``
+  prints) sets an HttpOnly, SameSite=Strict cookie and redirects to an address without the token;
+  API clients send ``Authorization: Bearer <token>``. No address a learner can type makes them a
+  teacher.
+- ``class-secret``: the lesson kernels' (``make classroom`` hands its path to Voila, whose kernels
+  inherit it). A kernel reports a learner's exercise checks with it; a learner's browser never holds
+  it (a classroom page cannot run code).
+
+Every comparison is ``hmac.compare_digest``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+import tornado.web
+
+TEACHER_TOKEN = "teacher-token"
+CLASS_SECRET = "class-secret"
+COOKIE = "ttr_teacher"
+
+
+def secret_file(data_dir: str | Path, name: str) -> str:
+    """The secret in ``data_dir/name``, made (0600) on first use."""
+    path = Path(data_dir) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        value = path.read_text().strip()
+        if len(value) != 64 or not all(c in "0123456789abcdef" for c in value):
+            raise SystemExit(f"{path} is not a secret made by ttrlib (64 hex digits); "
+                             "delete it to make a new one") from None
+        return value
+    with os.fdopen(fd, "w") as f:
+        f.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def same(given: str | None, expected: str) -> bool:
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def cookie_value(token: str) -> str:
+    """What the teacher's cookie holds: derived from the token, never the token itself."""
+    return hmac.new(token.encode(), b"ttrlib teacher cookie v1", hashlib.sha256).hexdigest()
+
+
+class Handler(tornado.web.RequestHandler):
+    """The base of every handler: JSON errors of bounded length, the teacher check."""
+
+    @property
+    def server(self):
+        return self.settings["ttr"]
+
+    def set_default_headers(self) -> None:
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "no-referrer")  # a seat's key never leaks onwards
+
+    def bearer(self) -> str | None:
+        header = self.request.headers.get("Authorization", "")
+        return header[7:].strip() if header.startswith("Bearer ") else None
+
+    def is_teacher(self) -> bool:
+        token = self.server.teacher_token
+        return same(self.bearer(), token) or same(self.get_cookie(COOKIE), cookie_value(token))
+
+    def require_teacher(self) -> None:
+        if not self.is_teacher():
+            raise tornado.web.HTTPError(403 if self.bearer() or self.get_cookie(COOKIE) else 401)
+
+    def json(self, status: int, body) -> None:
+        import json
+
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(json.dumps(body))
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        # Never a traceback, never an echo of what was sent: the status and its short reason.
+        self.set_header("Content-Type", "application/json")
+        self.finish({"error": self._reason[:200]})
+
+
+class TeacherLogin(Handler):
+    """``/teacher?token=T``: the login link. Sets the cookie, then forgets the token in the
+    address (a redirect), so it stays in no history, bookmark or screen share."""
+
+    def get(self) -> None:
+        token = self.get_query_argument("token", None)
+        if token is not None:
+            if not same(token, self.server.teacher_token):
+                raise tornado.web.HTTPError(403, reason="that is not this class's teacher link")
+            self.set_cookie(COOKIE, cookie_value(self.server.teacher_token), httponly=True,
+                            samesite="Strict", path="/", expires_days=1)
+            self.redirect("/teacher")
+            return
+        self.require_teacher()
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        links = "".join(f"<li><a href='{href}'>{text}</a></li>"
+                        for href, text in self.server.teacher_links)
+        self.finish("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+                    "<title>The teacher's room</title></head><body>"
+                    f"<h1>The teacher's room</h1><ul>{links}</ul></body></html>")
+
+
+def routes(server) -> list:
+    return [(r"/teacher", TeacherLogin)]
