@@ -120,6 +120,13 @@ def _not_a_number(text: str) -> None:
                            "dealt. A game number is a whole number, like ?seed=7.", "warning"))
 
 
+def _seed_value(value) -> int:
+    text = str(value).strip()
+    if not text.isdigit() or len(text) > 9:
+        raise ValueError(f"a game number is a whole number of at most 9 digits, not {text[:20]!r}")
+    return int(text)
+
+
 def teacher_mode() -> bool:
     """Teacher mode shows every exercise's answer: ``?teacher=1`` in the classroom app, or
     ``TTR_TEACHER=1`` in the environment of JupyterLab."""

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 from .. import display, narration
-from ..errors import IllegalMove
+from ..errors import IllegalMove, KeyFileError
 from ..events import Event
 from ..game import Game, Phase, PlayerView
 from ..seats import seat_name, team_name
@@ -76,12 +76,20 @@ class LessonWidget(w.VBox):
     def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
                  seed: int | None = None, deal: Callable[[int], Game] | None = None):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
-        if game is None:
-            self.session = SeatSession.new(seed, seat, deal=deal, bots=bots)
-        else:
-            self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
+        problem = None
+        try:
+            if game is None:
+                self.session = SeatSession.new(seed, seat, deal=deal, bots=bots)
+            else:
+                self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
+        except KeyFileError as exc:  # a numbered game needs the deal key; a random one does not
+            problem = (f"Game {seed} cannot be dealt here, so a random game was dealt instead "
+                       f"(tell your teacher: {exc}).")
+            self.session = SeatSession.new(None, seat, deal=deal, bots=bots)
         self.header = w.HTML()
         self.message = w.HTML()
+        if problem:
+            self.say(problem, "warning")
         self.history = w.HTML()
         self.game_label = w.HTML()
         self.new_game_button = button("New game", self.start_new_game, width="auto",
