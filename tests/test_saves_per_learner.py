@@ -199,3 +199,22 @@ def test_a_loaded_game_can_be_played_on_to_the_end(monkeypatch):
         else:
             g.session.play_others()
     assert g.session.game.phase is Phase.OVER
+
+
+def test_a_classroom_page_without_a_learner_id_does_not_save_in_the_shared_folder(
+        classroom, monkeypatch):
+    """A browser that refuses cookies has no id: its Save would land in the one folder all
+    learners share, so it refuses, in words."""
+    as_learner(monkeypatch, None)
+    monkeypatch.delenv("HTTP_COOKIE", raising=False)
+    monkeypatch.setenv("TTR_CLASSROOM", "1")
+    g = TeamGame(seed=3)
+    g.save_button.click()
+    assert "Saving needs this site's cookie" in g.message_text
+    g.load_button.click()
+    assert "Saving needs this site's cookie" in g.message_text
+    assert not list(classroom.rglob("*.ttrsave"))
+    monkeypatch.setenv("HTTP_COOKIE", f"_xsrf=x; ttr_learner={A}")  # as Voila hands it over
+    g.save_button.click()
+    assert "Saved as 'game-3'" in g.message_text
+    assert [p.parent.name for p in classroom.rglob("*.ttrsave")] != ["saves"]

@@ -335,12 +335,14 @@ class TeamGame(LessonWidget):
 
     @safe
     def save(self) -> None:
-        from ..lessons.learner import learner_id
         from ..signed_save import slot_name
 
+        learner = self._learner()
+        if learner is False:
+            return
         try:
             name = self.session.save(slot_name(self.save_slot.value), self.save_folder,
-                                     learner=learner_id())
+                                     learner=learner)
         except TTRError as exc:  # the save key, the folder: said in words
             self.say(f"This game cannot be saved: {exc}.", "error")
             return
@@ -350,12 +352,14 @@ class TeamGame(LessonWidget):
 
     @safe
     def load(self) -> None:
-        from ..lessons.learner import learner_id
         from ..signed_save import slot_name
 
+        learner = self._learner()
+        if learner is False:
+            return
         name = slot_name(self.save_slot.value)
         try:
-            self.session.load(name, self.save_folder, learner=learner_id())
+            self.session.load(name, self.save_folder, learner=learner)
         except TTRError as exc:
             self.say(f"This saved game cannot be loaded: {exc}.", "error")
             return
@@ -371,6 +375,19 @@ class TeamGame(LessonWidget):
                  f"{view.players} players, {seat_name(view.to_move)} to move. The cards you "
                  "could not see were shuffled anew, so the game goes on from here, not the way "
                  "it went before.", "success")
+
+    def _learner(self) -> str | None | bool:
+        """Whose saves: the classroom's learner id, ``None`` for the local user (JupyterLab),
+        ``False`` (said on screen) for a classroom page that has no id."""
+        from ..lessons.learner import in_classroom, learner_id
+
+        learner = learner_id()
+        if learner is None and in_classroom():
+            self.say("Saving needs this site's cookie, which keeps your saves apart from the "
+                     "other learners': allow cookies for this classroom server and reload the "
+                     "page.", "error")
+            return False
+        return learner
 
     @safe
     def _route_changed(self) -> None:
