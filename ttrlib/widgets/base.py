@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 from .. import display, narration
+from ..bots import GreedyBot
 from ..errors import IllegalMove, KeyFileError
 from ..events import Event
 from ..game import Game, Phase, PlayerView
@@ -36,10 +37,14 @@ def safe(handler: Callable) -> Callable:
 def ready_game(game: Game | None, seed: int | None, players: int = 4) -> Game:
     """A game past the ticket setup (T1), the bots choosing every seat's tickets. A given
     ``game`` has its bots from its public number ``seed``; ``game=None`` deals one from
-    ``seed``, the deal's secret seed (as a session's ``deal`` receives it)."""
+    ``seed``, the deal's secret seed (as a session's ``deal`` receives it), and its setup bots
+    draw from that secret too (no key needed: a random deal works without one)."""
     if game is None:
         game = Game.new(players=players, seed=seed)
-    SeatSession(game, 0, seed=seed).play_setup(humans=())
+        bots = [GreedyBot(seed=[seed, s]) for s in range(players)]
+        SeatSession(game, 0, bots=bots).play_setup(humans=())
+    else:
+        SeatSession(game, 0, seed=seed).play_setup(humans=())
     return game
 
 
