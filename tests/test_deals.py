@@ -70,6 +70,14 @@ def test_a_game_number_deals_through_the_key_not_the_public_library(name):
     assert cards(dealt) == cards(deal(keyed("deal", 4, 4821)))
 
 
+def test_game_7_for_six_players_is_not_game_7_for_four():
+    """The players are part of the keyed message: the 6-player deal shares no shuffle with the
+    4-player one (the same seed would deal the first four seats the same hands)."""
+    six, four = TeamGame(players=6, seed=7).session.game, TeamGame(seed=7).session.game
+    assert cards(six) == cards(Game.new(players=6, seed=keyed("deal", 6, 7)))
+    assert six.hands[:4] != four.hands
+
+
 def test_the_same_number_is_the_same_game_on_one_server_and_another_game_under_another_key(
         tmp_path, monkeypatch):
     a, b = SeatSession.new(seed=7), SeatSession.new(seed=7)

@@ -79,18 +79,19 @@ class LessonWidget(w.VBox):
     """
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
-                 seed: int | None = None, deal: Callable[[int], Game] | None = None):
+                 seed: int | None = None, deal: Callable[[int], Game] | None = None,
+                 players: int = 4):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         problem = None
         try:
-            if game is None:
-                self.session = SeatSession.new(seed, seat, deal=deal, bots=bots)
+            if game is None:  # players: game 7 for 6 players is another deal than for 4
+                self.session = SeatSession.new(seed, seat, players=players, deal=deal, bots=bots)
             else:
                 self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
         except KeyFileError as exc:  # a numbered game needs the deal key; a random one does not
             problem = (f"Game {seed} cannot be dealt here, so a random game was dealt instead "
                        f"(tell your teacher: {exc}).")
-            self.session = SeatSession.new(None, seat, deal=deal, bots=bots)
+            self.session = SeatSession.new(None, seat, players=players, deal=deal, bots=bots)
         self.header = w.HTML()
         self.message = w.HTML()
         if problem:

@@ -177,7 +177,7 @@ class TeamGame(LessonWidget):
         from ..session import new_game
 
         deal = deal or (lambda s: new_game(s, players))
-        super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
+        super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players)
         self.save_folder = save_folder
         self._rendering = False
         self.step = w.HTML()
