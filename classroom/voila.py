@@ -29,6 +29,13 @@ c.VoilaConfiguration.allow_template_override = "NO"
 # no code-highlighting styles (the code is hidden). Less to fetch and run in each browser.
 c.VoilaConfiguration.extension_denylist = ["@voila-dashboards/jupyterlab-preview",
                                            "jupyterlab_pygments"]
+# The learner's id (ttrlib.lessons.learner): the page sets the cookie ttr_learner (see
+# nbconvert/templates/classroom/learner_cookie.html.j2) and Voila hands each lesson request's
+# Cookie header to its kernel as HTTP_COOKIE, where a learner's saves are filed under it.
+c.VoilaConfiguration.http_header_envs = ["Cookie"]
+# The kernels know they serve a classroom: without a learner id there, Save refuses rather than
+# share one folder among all the learners (a browser that refuses cookies).
+os.environ["TTR_CLASSROOM"] = "1"
 # A learner never sees a traceback: a failing cell shows the message below instead.
 c.VoilaConfiguration.show_tracebacks = False
 

@@ -11,3 +11,26 @@ try:  # hypothesis tests draw the same examples on every run (a fixed seed, as e
     settings.load_profile("ttrlib")
 except ImportError:  # pragma: no cover - hypothesis is in the test extra
     pass
+
+
+# The learner's door deals through a key file (ttrlib.deals). The tests use a key of their own,
+# the same on every run (so a test's game number deals the same game each time), never the
+# developer's ~/.local/share/ttrlib/deal-key. Kernels started by the tests (notebooks, Voila)
+# inherit it. A test of the key file itself sets TTRLIB_DEAL_KEY to a path of its own.
+TEST_DEAL_KEY = "5e" * 32
+
+
+def _test_deal_key() -> None:
+    import os
+    import tempfile
+
+    if os.environ.get("TTRLIB_DEAL_KEY"):
+        return
+    folder = tempfile.mkdtemp(prefix="ttrlib-test-keys-")
+    path = Path(folder) / "deal-key"
+    path.write_text(TEST_DEAL_KEY)
+    path.chmod(0o600)
+    os.environ["TTRLIB_DEAL_KEY"] = str(path)
+
+
+_test_deal_key()

@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent / "ttrlib"
 # Bottom to top. A name ending in ".*" is a package: its __init__ and every module under it.
 # Every name is a module (or package) of ttrlib: a test checks that none is stale.
 LAYER_NAMES = [
-    # 0: no ttrlib imports at all: seat names, plain English, the library's errors
-    ["errors", "seats", "words"],
+    # 0: no ttrlib imports but the errors: seat names, plain English, the library's errors, and
+    #    the key files (the save key, the deal key)
+    ["errors", "seats", "words", "keyfile"],
     # 1: train cards and their counts (C1)
     ["cards"],
     # 2: the map: cities, routes, tickets (board files)
@@ -48,7 +49,7 @@ LAYER_NAMES = [
     ["game"],
     # 9: built on the engine: saving, sessions, exact odds, simulation, bots, experiments, and
     #    the package's public names
-    ["ttrlib", "signed_save", "session", "odds", "simulate", "bots", "experiments",
+    ["ttrlib", "signed_save", "session", "deals", "odds", "simulate", "bots", "experiments",
      "server.*"],
     # 10: practice positions and the notebooks' helpers
     ["lessons.*"],

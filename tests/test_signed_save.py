@@ -51,15 +51,17 @@ def test_the_key_is_made_once_readable_by_its_owner_only(key, tmp_path):
     assert key.read_text() == first and len(bytes.fromhex(first)) == 32
 
 
-def test_the_file_format_is_a_signed_header_and_the_game(key, tmp_path):
+def test_the_file_format_is_a_signed_header_the_games_name_and_the_game(key, tmp_path):
     game = played()
-    save(game, "x", tmp_path)
-    head, payload = (tmp_path / "x.ttrsave").read_bytes().split(b"\n", 1)
+    save(game, "x", tmp_path, game_name="game 4821")
+    head, line, payload = (tmp_path / "x.ttrsave").read_bytes().split(b"\n", 2)
     magic, mac = head.decode().split(" ")
-    # the signature, computed here from the format's definition, not by the module
-    expected = hmac.new(bytes.fromhex(key.read_text()), b"TTRSAVE1\n" + payload,
-                        hashlib.sha256).hexdigest()
-    assert magic == "TTRSAVE1" and mac == expected and payload.decode() == game.to_json()
+    # the signature, computed here from the format's definition, not by the module: the local
+    # user is the empty learner, the slot is the file's name
+    message = b"TTRSAVE2\n" + b"" + b"\n" + b"x" + b"\n" + b'"game 4821"' + b"\n" + payload
+    expected = hmac.new(bytes.fromhex(key.read_text()), message, hashlib.sha256).hexdigest()
+    assert magic == "TTRSAVE2" and mac == expected and payload.decode() == game.to_json()
+    assert line == b'"game 4821"'
 
 
 @pytest.mark.parametrize("where", [-3, 40, 12])  # in the game, in the game, in the signature
@@ -79,7 +81,7 @@ def test_four_locomotives_dealt_by_hand_are_refused(key, tmp_path):
     game = Game.new(players=4, seed=4)
     save(game, "x", tmp_path)
     path = tmp_path / "x.ttrsave"
-    head, payload = path.read_text().split("\n", 1)
+    head, line, payload = path.read_text().split("\n", 2)
     data = json.loads(payload)
     hand = [c for c, n in data["hands"][0].items() for _ in range(n)]
     locos = [i for i, c in enumerate(data["draw_pile"]) if c == "locomotive"][:4]
@@ -89,7 +91,7 @@ def test_four_locomotives_dealt_by_hand_are_refused(key, tmp_path):
     data["hands"][0] = {"locomotive": 4}
     forged = json.dumps(data)
     assert Game.from_json(forged).view(0).hand == CardCounts(locomotive=4)
-    path.write_text(head + "\n" + forged)
+    path.write_text(head + "\n" + line + "\n" + forged)
     with pytest.raises(SaveRefused, match="signature does not match"):
         load("x", tmp_path)
 
@@ -133,3 +135,102 @@ def test_the_default_folder_is_saves_under_the_working_directory(key, tmp_path, 
     save(played(), "mine")
     assert (tmp_path / "saves" / "mine.ttrsave").is_file()
     assert load("mine").to_json() == played().to_json()
+
+
+# --- issue 18 item 2: a save belongs to one learner, one slot, one game --------------------------
+A, B = "a" * 32, "b" * 32
+
+
+def test_a_save_renamed_to_another_slot_is_refused(key, tmp_path):
+    """The signature covers the slot: a file copied under another name does not load."""
+    save(played(), "one", tmp_path)
+    (tmp_path / "two.ttrsave").write_bytes((tmp_path / "one.ttrsave").read_bytes())
+    with pytest.raises(SaveRefused, match="signature does not match"):
+        load("two", tmp_path)
+    assert load("one", tmp_path).to_json() == played().to_json()
+
+
+def test_a_save_copied_into_another_learners_folder_is_refused(key, tmp_path):
+    from ttrlib.signed_save import open_save
+
+    save(played(), "mine", tmp_path, learner=A, game_name="game 4821")
+    mine, theirs = slot_path("mine", tmp_path, learner=A), slot_path("mine", tmp_path, learner=B)
+    assert mine.parent != theirs.parent and A not in str(mine)
+    theirs.parent.mkdir(parents=True)
+    theirs.write_bytes(mine.read_bytes())
+    with pytest.raises(SaveRefused, match="signature does not match"):
+        load("mine", tmp_path, learner=B)
+    with pytest.raises(SaveRefused, match="no saved game"):  # the local user's folder: not there
+        load("mine", tmp_path)
+    back = open_save("mine", tmp_path, learner=A)
+    assert back.game_name == "game 4821" and back.slot == "mine"
+    assert slots(tmp_path, learner=A) == ["mine"] and slots(tmp_path) == []
+
+
+def test_a_changed_game_name_is_refused(key, tmp_path):
+    save(played(), "x", tmp_path, game_name="game 4821")
+    path = tmp_path / "x.ttrsave"
+    path.write_bytes(path.read_bytes().replace(b'"game 4821"', b'"game 4822"', 1))
+    with pytest.raises(SaveRefused, match="signature does not match"):
+        load("x", tmp_path)
+
+
+def test_a_version_1_save_is_refused_in_words(key, tmp_path):
+    payload = played().to_json().encode()
+    mac = hmac.new(bytes.fromhex("00" * 32), b"TTRSAVE1\n" + payload, hashlib.sha256).hexdigest()
+    (tmp_path / "old.ttrsave").write_bytes(f"TTRSAVE1 {mac}\n".encode() + payload)
+    with pytest.raises(SaveRefused, match="older ttrlib"):
+        load("old", tmp_path)
+
+
+@pytest.mark.parametrize("signature", ["é" * 64, "\x00" * 64, "ab"])
+def test_a_signature_of_other_characters_is_refused_in_words(key, tmp_path, signature):
+    """A non-ASCII signature made the comparison raise TypeError."""
+    save(played(), "x", tmp_path)
+    path = tmp_path / "x.ttrsave"
+    head, rest = path.read_bytes().split(b"\n", 1)
+    path.write_bytes(head.split(b" ")[0] + b" " + signature.encode("utf-8") + b"\n" + rest)
+    with pytest.raises(SaveRefused, match="signature does not match"):
+        load("x", tmp_path)
+
+
+def test_a_slot_that_is_a_folder_is_refused_in_words(key, tmp_path):
+    (tmp_path / "x.ttrsave").mkdir()
+    with pytest.raises(SaveRefused, match="'x' is a folder"):
+        load("x", tmp_path)
+    with pytest.raises(SaveRefused, match="'x' cannot be saved: a folder"):
+        save(played(), "x", tmp_path)
+
+
+def test_a_key_file_that_is_a_folder_or_no_key_is_refused_in_words(key, tmp_path):
+    key.parent.mkdir(parents=True)
+    key.mkdir()
+    with pytest.raises(SaveRefused, match="save key .* is a folder"):
+        save(played(), "x", tmp_path)
+    key.rmdir()
+    key.write_text("this is not hex at all")
+    with pytest.raises(SaveRefused, match="does not hold a key"):
+        save(played(), "x", tmp_path)
+    assert key.read_text() == "this is not hex at all"  # never replaced: saves would be lost
+    assert not (tmp_path / "x.ttrsave").exists()
+
+
+def test_eight_kernels_saving_one_slot_at_once_never_collide(key, tmp_path):
+    """Two kernels saving one slot shared one NAME.tmp and failed 6 times in 400. 8 threads x
+    50 saves of 8 different games into one slot: no error, no stray file, and the slot holds
+    one of the 8 games whole."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    games = [played(seed) for seed in range(8)]
+    texts = {g.to_json() for g in games}
+    save(games[0], "shared", tmp_path)  # the key and the folder exist before the rush
+
+    def kernel(i: int) -> int:
+        for _ in range(50):
+            save(games[i], "shared", tmp_path)
+        return i
+
+    with ThreadPoolExecutor(8) as pool:
+        assert sorted(pool.map(kernel, range(8))) == list(range(8))  # re-raises any failure
+    assert [p.name for p in tmp_path.iterdir() if p.name != "keys"] == ["shared.ttrsave"]
+    assert load("shared", tmp_path).to_json() in texts

@@ -274,7 +274,7 @@ def test_team_game_over_several_turns_depends_only_on_the_seat(tmp_path, monkeyp
     changed += same_after_redeal(g)
     assert changed
     # nothing of the save reaches the page: no signature, no draw pile, no random state
-    saved = (tmp_path / "saves" / "my-game.ttrsave").read_text()
+    saved = (tmp_path / "saves" / f"{g.save_slot.value}.ttrsave").read_text()
     signature = saved.split("\n", 1)[0].split(" ")[1]
     page = repr(registry_states())
     assert signature not in page and '"draw_pile"' not in page and "bit_generator" not in page

@@ -84,7 +84,15 @@ def test_bots_play_the_other_seats_from_their_own_views():
 
 
 def test_new_game_deals_with_the_sessions_deal():
-    s = SeatSession.new(seed=5, deal=lambda seed: Game.new(players=6, seed=seed))
-    assert s.view().players == 6 and s.seed == 5
-    assert s.new_game(77) == 77 and s.game.to_json() == Game.new(players=6, seed=77).to_json()
-    assert len(s.bots) == 6
+    """``deal`` receives the deal's seed, a keyed function of the number (not the number)."""
+    got = []
+
+    def deal(seed):
+        got.append(seed)
+        return Game.new(players=6, seed=seed)
+
+    s = SeatSession.new(seed=5, deal=deal)
+    assert s.view().players == 6 and s.seed == 5 and got[0] not in (5, None)
+    assert s.new_game(77) == 77 and s.game.to_json() == Game.new(players=6, seed=got[1]).to_json()
+    assert got[1] not in (5, 77, got[0]) and len(s.bots) == 6
+    assert s.new_game() is None and s.game_name.startswith("random game ") and len(got) == 3

@@ -103,13 +103,14 @@ def test_new_practice_and_no_dead_end_without_cards(monkeypatch):
     t.others.click()  # no route can be paid: a bot plays the turn, then the others
     assert "a bot played your turn" in plain(t.message.value) and t.session.my_turn
 
-    monkeypatch.setattr("ttrlib.session.fresh_seed", lambda: 4321)
     p = TunnelClaimStepper()
     assert p.new_game_button.description == "New practice"
     lay_down_red(p, "hanoi-kunming")  # spend the red cards on a plain route
     p.new_game_button.click()
     assert p.view().hand == HAND and p.view().my_turn
-    assert "game 4321" in p.game_label.value and "game 4321" in plain(p.message.value)
+    name = p.session.game_name
+    assert name.startswith("random game ") and name in p.game_label.value
+    assert name in plain(p.message.value)
 
 
 def odds_words(t: TunnelClaimStepper) -> str:
@@ -257,9 +258,9 @@ def test_team_game_save_never_puts_the_game_in_the_page(tmp_path, monkeypatch):
     g = TeamGame(tunnel_position(NO_MATCH), save_folder=tmp_path)
     g.save_button.click()
     controls = [c for c in _instances.values() if isinstance(c, (w.Textarea, w.Text))]
-    assert [c.value for c in controls if c.value] == ["my-game"]
+    assert [c.value for c in controls if c.value] == ["set-position"]  # the Save box's name
     # an edited save is refused, in words, and the game is unchanged
-    path = tmp_path / "my-game.ttrsave"
+    path = tmp_path / "set-position.ttrsave"
     data = bytearray(path.read_bytes())
     data[-10] ^= 1
     path.write_bytes(bytes(data))
@@ -328,35 +329,37 @@ def test_every_control_is_a_keyboard_control_and_no_html_is_clickable(tmp_path, 
                                  flags=re.I), c.value[:200]
 
 
-# --- a game per learner (issue 9 item 3) --------------------------------------------------------
-class _Seeds:
-    """Stands in for random.SystemRandom: hands out 1111, then 2222, ..."""
-    n = 0
-
-    def randint(self, lo, hi):
-        _Seeds.n += 1
-        return 1111 * _Seeds.n
-
-
+# --- a game per learner (issue 9 item 3), a deal nobody can recompute (issue 18 item 1) ---------
 FACTORIES = {
     "CardSplitStepper": CardSplitStepper, "TicketStepper": TicketStepper,
     "TunnelClaimStepper": TunnelClaimStepper, "TeamGame": TeamGame,
-    "OddsExplorer": OddsExplorer,
 }
 
 
 @pytest.mark.parametrize("name", FACTORIES)
-def test_every_game_widget_shows_its_game_and_deals_a_new_one(name, monkeypatch):
-    _Seeds.n = 0
-    monkeypatch.setattr("ttrlib.session.random.SystemRandom", _Seeds)
+def test_every_game_widget_shows_its_game_and_deals_a_new_one(name):
     widget = FACTORIES[name]()
-    assert "game 1111" in widget.game_label.value
+    first = widget.session.game_name
+    assert re.fullmatch(r"random game [0-9a-f]{6}", first) and first in widget.game_label.value
     assert isinstance(widget.new_game_button, w.Button)
     widget.new_game_button.click()
-    assert "game 2222" in widget.game_label.value and "game 2222" in plain(widget.message.value)
+    second = widget.session.game_name
+    assert second != first and second in widget.game_label.value
+    assert second in plain(widget.message.value)
     seeded = FACTORIES[name](seed=4821)
     assert "game 4821" in seeded.game_label.value
     Widget.close_all()
+
+
+def test_the_odds_explorer_shows_its_simulation_number_and_draws_a_new_one(monkeypatch):
+    """The explorer's number seeds simulations, not a deal (nothing hidden): four digits."""
+    seeds = iter([1111, 2222])
+    monkeypatch.setattr("ttrlib.widgets.odds_explorer.fresh_seed", lambda: next(seeds))
+    ox = OddsExplorer()
+    assert "game 1111" in ox.game_label.value
+    ox.new_game_button.click()
+    assert "game 2222" in ox.game_label.value and "game 2222" in plain(ox.message.value)
+    assert "game 4821" in OddsExplorer(seed=4821).game_label.value
 
 
 def test_a_new_game_closes_the_old_games_controls():
@@ -367,14 +370,6 @@ def test_a_new_game_closes_the_old_games_controls():
     live = [c for c in _instances.values() if isinstance(c, w.Checkbox)]
     assert len(live) == len(t.keep_boxes) == 5
     assert t.session.game.to_json() != Game.new(players=4, seed=3).to_json()
-    Widget.close_all()
-
-
-def test_a_given_seed_deals_the_same_game_as_the_library():
-    g = TeamGame(seed=4821)
-    fresh = Game.new(players=4, seed=4821)
-    SeatSession(fresh, 0, seed=4821).play_setup()
-    assert g.session.game.to_json() == fresh.to_json()
     Widget.close_all()
 
 

@@ -95,6 +95,11 @@ class SaveError(_BoundedError):
     """A malformed or tampered saved game: the message names what is wrong."""
 
 
+class KeyFileError(_BoundedError):
+    """A key file (the save key, the deal key) that cannot be read or made: the message names
+    the file and what to do."""
+
+
 class SetupError(_BoundedError):
     """An impossible position given to ``Game.from_position`` (or an impossible new game)."""
 

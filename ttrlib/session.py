@@ -8,13 +8,18 @@ other seats' private tickets only once the game is over. The bots that play the 
 inside the session, each from its own seat's view.
 
 >>> s = SeatSession.new(seed=7)
->>> s.view().phase.value, s.seat, s.seed
-('setup_tickets', 0, 7)
+>>> s.view().phase.value, s.seat, s.seed, s.game_name
+('setup_tickets', 0, 7, 'game 7')
 >>> offer = s.view().ticket_offer
 >>> from ttrlib import actions as act
 >>> _ = s.apply(act.KeepTickets(offer[:3], share=offer[0]))
 >>> s.legal_actions()  # A2 chooses now: nothing for this seat to do
 []
+
+A session deals through the learner's door (:mod:`ttrlib.deals`): game 7 is dealt from a keyed
+function of the number 7 (the same game on this installation, nobody can deal it offline), and
+``SeatSession.new()`` without a number deals from 128 random bits. ``Game.new(seed=7)`` is the
+other door, plain seeds for research and tests: it deals another game.
 """
 
 from __future__ import annotations
@@ -22,7 +27,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from . import actions as act
+from . import deals
 from .bots import GreedyBot
 from .errors import WrongPhase
 from .events import Event
@@ -31,25 +39,35 @@ from .rules import payments
 from .rules.scoring import TeamScore, score
 from .seats import seat_name
 
-#: Seeds a learner's session chooses: four digits read well on screen ("game 4821").
+#: Numbers drawn for a simulation or a tournament (the odds explorer, lesson 07): four digits
+#: read well on screen. Not for deals: a deal without a number takes 128 random bits (deals).
 SEED_RANGE = (1000, 9999)
 
 
 def fresh_seed() -> int:
-    """A seed nobody can predict (each learner gets their own game, issue 9)."""
+    """A four-digit number nobody can predict, for a simulation or a tournament (public: it
+    deals no hidden cards)."""
     return random.SystemRandom().randint(*SEED_RANGE)
 
 
 def new_game(seed: int, players: int = 4) -> Game:
-    """The default deal: a new game, ticket setup (T1) still to come."""
+    """The default deal from the deal's (secret) seed: a new game, ticket setup (T1) to come."""
     return Game.new(players=players, seed=seed)
+
+
+def _deal_of(number: int | None, players: int) -> deals.Deal:
+    return deals.unnamed() if number is None else deals.named(number, players)
 
 
 class SeatSession:
     """What seat ``seat`` may see of ``game`` and do in it; bots play the other seats.
 
-    ``deal(seed) -> Game`` makes the game for ``new_game``; ``seed`` is the number shown to the
-    learner ("game 4821"), ``None`` for a position given without one.
+    ``deal(seed) -> Game`` makes the game for ``new_game`` from the deal's secret seed (a keyed
+    function of the game number, or 128 random bits). ``seed`` is the public game number
+    shown to the learner ("game 4821"), ``None`` for a random deal (``game_name`` is then
+    "random game 5c1e0a") or for a position given without one (``game_name`` is ``None``).
+    The bots' seeds are secret too: keyed from the number, or random; only a set position
+    given without a number (public: a lesson's example) has plain bots seeded 0, 1, 2, ...
     """
 
     def __init__(self, game: Game, seat: int = 0, *, bots: Sequence | None = None,
@@ -58,36 +76,58 @@ class SeatSession:
             raise ValueError(f"no seat {seat} in a {game.players}-player game")
         self._game = game
         self.seat = seat
-        self.seed = seed
+        self._players = game.players
         self.deal = deal or (lambda s: new_game(s, game.players))
         self._given_bots = bots
-        self.bots = self._make_bots(bots)
+        self._named(None if seed is None else deals.named(seed, game.players))
 
     @classmethod
     def new(cls, seed: int | None = None, seat: int = 0, *, players: int = 4,
             deal: Callable[[int], Game] | None = None, bots: Sequence | None = None
             ) -> "SeatSession":
-        seed = fresh_seed() if seed is None else seed
+        """Deal game ``seed`` (a public number), or a random game if ``seed`` is None."""
+        dealt = _deal_of(seed, players)
         deal = deal or (lambda s: new_game(s, players))
-        return cls(deal(seed), seat, bots=bots, seed=seed, deal=deal)
+        session = cls(deal(dealt.seed), seat, bots=bots, deal=deal)
+        session._players = players
+        session._named(dealt)
+        return session
+
+    def _named(self, dealt: deals.Deal | None) -> None:
+        """Take ``dealt``'s public name and bots (``None``: a set position without a number)."""
+        self._deal = dealt
+        self.seed = None if dealt is None else dealt.number
+        self._bot_seed = None if dealt is None else dealt.bots
+        self.bots = self._make_bots(self._given_bots)
+
+    @property
+    def game_name(self) -> str | None:
+        """The game's public name on screen: "game 4821", "random game 5c1e0a", or ``None``
+        for a position given without a number."""
+        return None if self._deal is None else self._deal.name
 
     def _make_bots(self, bots: Sequence | None) -> list:
         if bots is not None:
             return list(bots)
-        base = self.seed or 0
-        return [GreedyBot(seed=base + s) for s in range(self._game.players)]
+        players = self._game.players
+        if self._bot_seed is None:  # a set position without a number: public, reproducible
+            return [GreedyBot(seed=s) for s in range(players)]
+        return [GreedyBot(seed=[self._bot_seed, s]) for s in range(players)]
 
     def at_seat(self, seat: int) -> "SeatSession":
         """The same game and bots seen from another seat (a hot-seat screen passed on, T1)."""
-        other = SeatSession(self._game, seat, bots=self.bots, seed=self.seed, deal=self.deal)
+        other = SeatSession(self._game, seat, bots=self.bots, deal=self.deal)
+        other.seed, other._deal, other._players = self.seed, self._deal, self._players
+        other._bot_seed = self._bot_seed
         other._given_bots = self._given_bots
         return other
 
-    def new_game(self, seed: int | None = None) -> int:
-        """Deal a new game (a fresh unpredictable seed unless one is given); returns the seed."""
-        self.seed = fresh_seed() if seed is None else seed
-        self._game = self.deal(self.seed)
-        self.bots = self._make_bots(self._given_bots)
+    def new_game(self, seed: int | None = None) -> int | None:
+        """Deal a new game: game ``seed`` (a public number), or a random deal; returns the
+        number (``None`` for a random deal: ``game_name`` names it)."""
+        dealt = _deal_of(seed, self._players)
+        self._game = self.deal(dealt.seed)
+        self._named(dealt)
         return self.seed
 
     @property
@@ -202,21 +242,40 @@ class SeatSession:
             self._bot_step()
 
     # --- saving (rule I1: the save never reaches the page) -----------------------------------
-    def save(self, slot: str, folder=None) -> str:
-        """Save the game to a signed file on the server's side; returns the slot name used."""
+    def save(self, slot: str, folder=None, *, learner: str | None = None) -> str:
+        """Save the game to a signed file on the server's side, in ``learner``'s own folder
+        (``None``: the local user, ``folder`` itself); returns the slot name used. The game's
+        public name goes with it."""
         from . import signed_save
 
-        return signed_save.save(self._game, slot, folder)
+        return signed_save.save(self._game, slot, folder, learner=learner,
+                                game_name=self.game_name)
 
-    def load(self, slot: str, folder=None) -> None:
-        """Resume a signed save (``signed_save.SaveRefused`` says why one is refused)."""
+    def load(self, slot: str, folder=None, *, learner: str | None = None) -> None:
+        """Resume a signed save of ``learner`` (``signed_save.SaveRefused`` says why one is
+        refused; so is a save of another number of players or another board).
+
+        Everything this seat cannot see is dealt anew from fresh randomness
+        (``Game.resample_hidden``), and the bots get fresh seeds: loading an earlier save
+        never replays a future the learner has already seen (a tunnel's reveal, a deck draw).
+        What the seat saw when it saved stays exactly as it was. The public name comes back."""
         from . import signed_save
 
-        game = signed_save.load(slot, folder)
-        if self.seat >= game.players:
-            raise signed_save.SaveRefused(f"this saved game has {game.players} seats; there is no "
-                                          f"seat {seat_name(self.seat)}")
-        self._game = game
-        self.seed = None
-        self.bots = self._make_bots(self._given_bots if self._given_bots is not None and
-                                    len(self._given_bots) == game.players else None)
+        saved = signed_save.open_save(slot, folder, learner=learner)
+        game, here = saved.game, self._game
+        if game.players != here.players:
+            raise signed_save.SaveRefused(
+                f"'{saved.slot}' is a {game.players}-player game; this one is played by "
+                f"{here.players} players, so it cannot be loaded here")
+        if game.board != here.board:
+            raise signed_save.SaveRefused(
+                f"'{saved.slot}' is played on the board {game.board.name!r:.60}, not on "
+                f"{here.board.name!r:.60}, so it cannot be loaded here")
+        self._game = game.resample_hidden(self.seat, np.random.default_rng(deals.random_bits()))
+        number, tag = signed_save.parse_game_name(saved.game_name)
+        self._named(None if number is None and tag is None else deals.Deal(
+            number, tag, deals.random_bits(), deals.random_bits()))
+        self._bot_seed = deals.random_bits()  # fresh bots, even for a set position
+        bots = self._given_bots
+        self.bots = self._make_bots(bots if bots is not None and len(bots) == game.players
+                                    else None)

@@ -25,8 +25,15 @@ __all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "when_query_kn
 
 #: The game of the lessons' worked examples (00's first look, 02's tickets, 05's experiments, 06's
 #: bot game): the same for every learner, so that a class talks about the same cards and numbers.
-#: The widgets deal each learner's own game (session_seed). Fixed examples also let the classroom
-#: app run and render them ahead of time, before any learner opens the page (see query).
+#: Fixed examples also let the classroom app run and render them ahead of time, before any
+#: learner opens the page (see query).
+#:
+#: It stays a plain seed (``Game.new(seed=CLASS_GAME)``, the research door of ttrlib.deals), which
+#: anybody can deal offline, because what it deals is public anyway: these games are shown, not
+#: played. No learner holds a hand in them: the pages show the whole of 02's walk-through and
+#: 06's finished game, 00's first look and 05's experiments are read, not answered, and no widget
+#: deals them (a widget deals game 4817 through the keyed function, another game than this one).
+#: The learners' own games (session_seed, the widgets) never come from a plain seed.
 CLASS_GAME = 4817
 
 _waited = False
@@ -80,13 +87,18 @@ def when_query_known(callback) -> None:
         callback()
 
 
-def session_seed(seed: int | None = None) -> int:
-    """The seed of this learner's games.
+def session_seed(seed: int | None = None) -> int | None:
+    """The public number of this learner's games, or ``None`` for a random game of their own.
 
     - ``session_seed(7)``: the teacher's one line in JupyterLab puts everyone on game 7;
     - ``?seed=7`` in the classroom app's address does the same for a whole class;
     - ``TTR_SEED=7`` in the environment (used by the tests);
-    - otherwise a fresh random four-digit game, so every learner gets a game of their own.
+    - otherwise ``None``: every widget deals its learner a random game (128 random bits).
+
+    The number is public; the widgets deal from it through the installation's key
+    (:mod:`ttrlib.deals`), so game 7 is the same game on this server and cannot be dealt
+    anywhere else. A mistyped ``?seed=12a`` does not fail the page: it says so on the page
+    and the learner gets a random game.
     """
     if seed is not None:
         return _seed_value(seed)
@@ -95,10 +107,17 @@ def session_seed(seed: int | None = None) -> int:
             try:
                 return _seed_value(source)
             except ValueError:
-                pass  # a mistyped ?seed= falls back to a fresh game rather than failing a page
-    from ..session import fresh_seed
+                _not_a_number(source)
+                return None
+    return None
 
-    return fresh_seed()
+
+def _not_a_number(text: str) -> None:
+    """Say on the page that the address's game number was not one (never silently)."""
+    shown_text = str(text).strip()
+    shown_text = shown_text if len(shown_text) <= 20 else shown_text[:17] + "..."
+    show(pics.message_html(f"{shown_text or '(nothing)'} is not a game number: a new game was "
+                           "dealt. A game number is a whole number, like ?seed=7.", "warning"))
 
 
 def _seed_value(value) -> int:

@@ -35,3 +35,10 @@ def learner_id() -> str | None:
         morsel = jar.get(COOKIE)
         value = morsel.value if morsel is not None else None
     return value if value is not None and _ID.fullmatch(value) else None
+
+
+def in_classroom() -> bool:
+    """Whether this kernel serves the classroom app (``classroom/voila.py`` sets
+    ``TTR_CLASSROOM=1``): there a page without a learner id must not save into the folder
+    every learner shares."""
+    return os.environ.get("TTR_CLASSROOM") == "1"

@@ -106,21 +106,29 @@ def ranking_html(sheets) -> str:
             f"</tr></thead><tbody>{rows}</tbody></table><p>{html.escape(verdict)}</p>")
 
 
-def resume_story(seed: int, turns: int = 40) -> str:
+def resume_story(seed: int | None, turns: int = 40) -> str:
     """Play ``turns`` turns, save with ``Game.to_json``, resume with ``Game.from_json``, finish
-    both games with the same bots; then try to load a tampered copy. The result in words."""
-    def bots(base: int) -> list[GreedyBot]:
-        return [GreedyBot(seed=base + seat) for seat in range(4)]
+    both games with the same bots; then try to load a tampered copy. The result in words.
 
-    original = Game.new(players=4, seed=seed)
-    halfway = bots(seed + 100)
+    The game is the learner's own: for a game number ``seed`` it is dealt through the
+    installation's key (:mod:`ttrlib.deals`, label "resume story", so it is not the game the
+    widgets deal for that number), for ``None`` from random bits; the bots are seeded from it."""
+    from .. import deals
+
+    root = deals.random_bits() if seed is None else deals.keyed_seed("resume story", 4, str(seed))
+
+    def bots(base: int) -> list[GreedyBot]:
+        return [GreedyBot(seed=[root, base, seat]) for seat in range(4)]
+
+    original = Game.new(players=4, seed=root)
+    halfway = bots(100)
     while original.turns < turns and not original.is_over:
         seat = original.to_move
         original.apply(halfway[seat].choose(original.view(seat), original.legal_actions()))
     text = original.to_json()
     resumed = Game.from_json(text)
-    play(original, bots(seed + 200))
-    play(resumed, bots(seed + 200))
+    play(original, bots(200))
+    play(resumed, bots(200))
     same = original.to_json() == resumed.to_json()
     totals = ", ".join(f"{team_name(s.team)} {s.total}" for s in original.scores())
     data = json.loads(text)

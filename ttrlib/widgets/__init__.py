@@ -1,8 +1,9 @@
 """Lesson widgets (ipywidgets). Each reaches its game only through a ``ttrlib.session.SeatSession``
 (the seat's view, its legal actions, ``apply``, its events and scores), so what a widget holds,
 and so what reaches the browser, is what its seat may know (rule I1). Every rule decision, and
-every message about a wrong click, comes from the engine. Every game widget shows its game number
-("game 4821") and has a New game button; ``seed=None`` deals a game nobody can predict.
+every message about a wrong click, comes from the engine. Every game widget shows its game's
+public name ("game 4821": dealt from that number through the installation's key, ttrlib.deals;
+"random game 5c1e0a" for ``seed=None``: 128 random bits) and has a New game button.
 
 ``import ttrlib.widgets`` imports ipywidgets; ``import ttrlib`` does not.
 """

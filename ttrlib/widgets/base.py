@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 
 from .. import display, narration
-from ..errors import IllegalMove
+from ..bots import GreedyBot
+from ..errors import IllegalMove, KeyFileError
 from ..events import Event
 from ..game import Game, Phase, PlayerView
 from ..seats import seat_name, team_name
@@ -34,10 +35,16 @@ def safe(handler: Callable) -> Callable:
 
 
 def ready_game(game: Game | None, seed: int | None, players: int = 4) -> Game:
-    """A game past the ticket setup (T1), the bots choosing every seat's tickets."""
+    """A game past the ticket setup (T1), the bots choosing every seat's tickets. A given
+    ``game`` has its bots from its public number ``seed``; ``game=None`` deals one from
+    ``seed``, the deal's secret seed (as a session's ``deal`` receives it), and its setup bots
+    draw from that secret too (no key needed: a random deal works without one)."""
     if game is None:
         game = Game.new(players=players, seed=seed)
-    SeatSession(game, 0, seed=seed).play_setup(humans=())
+        bots = [GreedyBot(seed=[seed, s]) for s in range(players)]
+        SeatSession(game, 0, bots=bots).play_setup(humans=())
+    else:
+        SeatSession(game, 0, seed=seed).play_setup(humans=())
     return game
 
 
@@ -65,23 +72,34 @@ class LessonWidget(w.VBox):
 
     Everything the widget knows comes from ``self.session``, a ``SeatSession`` (its view, its
     legal actions, ``apply``, its events, its scores); it never reads the game itself (I1).
-    ``seed=None`` deals a game nobody can predict; the seed shows on screen ("game 4821") and
-    **New game** (``new_game_button``) deals another one with ``deal(seed)``.
+    ``seed`` is a public game number: the deal comes from it through the installation's key
+    (:mod:`ttrlib.deals`), so the number on screen ("game 4821") deals the same game on this
+    server and nowhere else. ``seed=None`` deals from 128 random bits ("random game 5c1e0a").
+    **New game** (``new_game_button``) deals a random game with ``deal(secret seed)``.
     """
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
-                 seed: int | None = None, deal: Callable[[int], Game] | None = None):
+                 seed: int | None = None, deal: Callable[[int], Game] | None = None,
+                 players: int = 4):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
-        if game is None:
-            self.session = SeatSession.new(seed, seat, deal=deal, bots=bots)
-        else:
-            self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
+        problem = None
+        try:
+            if game is None:  # players: game 7 for 6 players is another deal than for 4
+                self.session = SeatSession.new(seed, seat, players=players, deal=deal, bots=bots)
+            else:
+                self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
+        except KeyFileError as exc:  # a numbered game needs the deal key; a random one does not
+            problem = (f"Game {seed} cannot be dealt here, so a random game was dealt instead "
+                       f"(tell your teacher: {exc}).")
+            self.session = SeatSession.new(None, seat, players=players, deal=deal, bots=bots)
         self.header = w.HTML()
         self.message = w.HTML()
+        if problem:
+            self.say(problem, "warning")
         self.history = w.HTML()
         self.game_label = w.HTML()
         self.new_game_button = button("New game", self.start_new_game, width="auto",
-                                      tooltip="Deal a new game with a new random number")
+                                      tooltip="Deal a new random game")
         self.add_class("ttr-widget")
 
     @property
@@ -136,20 +154,26 @@ class LessonWidget(w.VBox):
 
     @safe
     def start_new_game(self) -> None:
-        """Deal a new game (new random seed), close the old game's controls, start again."""
-        seed = self.session.new_game()
+        """Deal a new random game, close the old game's controls, start again."""
+        self.session.new_game()
         self.reset()
         self.render()
-        self.say(f"A new game is dealt: game {seed}.", "success")
+        self.say(f"A new game is dealt: {self.session.game_name}.", "success")
 
     def reset(self) -> None:
         """Forget everything about the old game (subclasses close their replaced controls)."""
 
     def game_label_html(self) -> str:
-        seed = self.session.seed
-        text = f"game {seed}" if seed is not None else "a set position"
-        return (f"<span class='ttr-game-no' title='The number of this deal: the same number "
-                f"deals the same game'>{html.escape(text)}</span>")
+        name = self.session.game_name
+        if name is None:
+            text, title = "a set position", "A position set up by the lesson"
+        elif self.session.seed is not None:
+            text, title = name, ("The number of this game: on this server the same number "
+                                 "deals the same game")
+        else:
+            text, title = name, "A random deal: no number deals it again"
+        return (f"<span class='ttr-game-no' title='{html.escape(title)}'>{html.escape(text)}"
+                "</span>")
 
     def top_bar(self) -> w.HBox:
         """The game number and the New game button (every game widget shows both)."""

@@ -16,7 +16,7 @@ import ipywidgets as w
 from .. import actions as act
 from .. import display, narration
 from ..board import Board
-from ..errors import SaveError
+from ..errors import TTRError
 from ..game import (
     DRAW_TICKETS,
     FACE_UP,
@@ -164,9 +164,11 @@ class TeamGame(LessonWidget):
     ``tunnel_payment`` + ``pay_button`` and ``withdraw_button``, ``draw_tickets``,
     ``chooser`` (``chooser.boxes``, ``chooser.share_choice``, ``chooser.confirm``: the setup and
     mid-game ticket choice), ``sharer`` (``sharer.boxes``, ``sharer.confirm``: share 1-2 private
-    tickets), ``others`` (let the bots play until your next turn), ``save_slot`` (a name),
-    ``save_button`` and ``load_button``: the game goes to ``save_folder/NAME.ttrsave`` (default
-    ``saves/`` under the kernel's working directory), signed, never into the page.
+    tickets), ``others`` (let the bots play until your next turn), ``save_slot`` (a name, at
+    first the game's: "game-4821"), ``save_button`` and ``load_button``: the game goes to
+    ``save_folder/NAME.ttrsave`` (default ``saves/`` under the kernel's working directory), in
+    a folder of the learner's own in the classroom app (``learner_id``), signed, never into
+    the page. Loading deals what the seat cannot see anew (``SeatSession.load``).
     ``score_sheet`` shows once the game is over; ``new_game_button`` deals a new game.
     """
 
@@ -175,7 +177,7 @@ class TeamGame(LessonWidget):
         from ..session import new_game
 
         deal = deal or (lambda s: new_game(s, players))
-        super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
+        super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players)
         self.save_folder = save_folder
         self._rendering = False
         self.step = w.HTML()
@@ -212,7 +214,7 @@ class TeamGame(LessonWidget):
         self.others = button("Let the others play", self.next_turn, width="200px")
         self.board_map = w.HTML()
         self._map_key = None  # what the drawn map shows: redrawn only when that changes
-        self.save_slot = w.Text(value="my-game", description="Save name",
+        self.save_slot = w.Text(value=self._slot_for_game(), description="Save name",
                                 style={"description_width": "80px"},
                                 layout=w.Layout(width="260px"))
         self.save_button = button("Save", self.save, width="90px")
@@ -242,7 +244,14 @@ class TeamGame(LessonWidget):
         for chooser in (self.chooser, self.sharer):
             chooser.set_tickets(())
         self._map_key = None
+        self.save_slot.value = self._slot_for_game()
         self.session.play_setup()
+
+    def _slot_for_game(self) -> str:
+        """The Save box starts with the game's name: each game its own slot."""
+        from ..signed_save import slot_name
+
+        return slot_name(self.session.game_name or "set position")
 
     def _my_move(self) -> bool:
         view = self.view()
@@ -328,7 +337,15 @@ class TeamGame(LessonWidget):
     def save(self) -> None:
         from ..signed_save import slot_name
 
-        name = self.session.save(slot_name(self.save_slot.value), self.save_folder)
+        learner = self._learner()
+        if learner is False:
+            return
+        try:
+            name = self.session.save(slot_name(self.save_slot.value), self.save_folder,
+                                     learner=learner)
+        except TTRError as exc:  # the save key, the folder: said in words
+            self.say(f"This game cannot be saved: {exc}.", "error")
+            return
         self.save_slot.value = name
         self.say(f"Saved as '{name}' on the server (signed, so it cannot be changed). Press "
                  "Load with this name to resume.", "success")
@@ -337,10 +354,13 @@ class TeamGame(LessonWidget):
     def load(self) -> None:
         from ..signed_save import slot_name
 
+        learner = self._learner()
+        if learner is False:
+            return
         name = slot_name(self.save_slot.value)
         try:
-            self.session.load(name, self.save_folder)
-        except SaveError as exc:
+            self.session.load(name, self.save_folder, learner=learner)
+        except TTRError as exc:
             self.say(f"This saved game cannot be loaded: {exc}.", "error")
             return
         board = self.view().board
@@ -351,8 +371,23 @@ class TeamGame(LessonWidget):
         self.session.play_setup()
         self.render()
         view = self.view()
-        self.say(f"Loaded '{name}': {view.players} players, {seat_name(view.to_move)} to move.",
-                 "success")
+        self.say(f"Loaded '{name}' ({self.session.game_name or 'a set position'}): "
+                 f"{view.players} players, {seat_name(view.to_move)} to move. The cards you "
+                 "could not see were shuffled anew, so the game goes on from here, not the way "
+                 "it went before.", "success")
+
+    def _learner(self) -> str | None | bool:
+        """Whose saves: the classroom's learner id, ``None`` for the local user (JupyterLab),
+        ``False`` (said on screen) for a classroom page that has no id."""
+        from ..lessons.learner import in_classroom, learner_id
+
+        learner = learner_id()
+        if learner is None and in_classroom():
+            self.say("Saving needs this site's cookie, which keeps your saves apart from the "
+                     "other learners': allow cookies for this classroom server and reload the "
+                     "page.", "error")
+            return False
+        return learner
 
     @safe
     def _route_changed(self) -> None:

@@ -3,6 +3,9 @@ progress bar, and read the result in plain words (lesson 07).
 
 The widget only shows what the tournament returns; the games are played by
 :func:`ttrlib.experiments.tournament` (bots that decide from their own seat's view, rule I1).
+
+A tournament is research, so its seed is a plain one, shown and replayable anywhere (the research
+door of :mod:`ttrlib.deals`): nobody holds a hidden hand in its games. ``seed=None`` draws one.
 """
 
 from __future__ import annotations
@@ -21,11 +24,11 @@ _GAMES = (50, 100, 200, 500, 1000, 2000)
 class StrategyTournament(w.VBox):
     """Two strategy pickers, a number of games, a Run button, a progress bar and the result."""
 
-    def __init__(self, *, seed: int = 1, first: str = "greedy", second: str = "odds-aware",
-                 games: int = 200, executor=None):
+    def __init__(self, *, seed: int | None = 1, first: str = "greedy",
+                 second: str = "odds-aware", games: int = 200, executor=None):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
-        self.seed = seed
+        self.seed = fresh_seed() if seed is None else seed
         self.executor = executor
         names = list(PRESETS)
         self.first = w.Dropdown(options=names, value=first, description="Team 1:",
@@ -99,9 +102,10 @@ class ThresholdSweep(w.VBox):
 
     THRESHOLDS = (None, 0.25, 0.5, 0.75, 0.9)
 
-    def __init__(self, *, seed: int = 1, games: int = 200, executor=None):
+    def __init__(self, *, seed: int | None = 1, games: int = 200, executor=None):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
+        seed = fresh_seed() if seed is None else seed
         self.seed, self.executor = seed, executor
         self.games = w.Dropdown(options=list(_GAMES), value=games,
                                 description="Games per threshold:",

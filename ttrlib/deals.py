@@ -1,0 +1,89 @@
+"""Deals a learner cannot recompute: the game number on screen is public, the deal is not.
+
+Two doors lead to a shuffled game, on purpose:
+
+* **The learner's door** (this module; every lesson widget, through ``SeatSession``). A game
+  number ("game 4821", ``?seed=4821``) is a public *name*. The deal's seed is a keyed function
+  of it, HMAC-SHA256 under the installation's **deal key**::
+
+      seed = first 16 bytes, big-endian, of
+             HMAC-SHA256(deal key, b"ttrlib deal v1\\0" + b"4" + b"\\0" + b"4821")
+                                       label              players        name
+
+  so on one server the same number deals the same game (a class on ``?seed=7`` plays one
+  game), and nobody without the key can deal it offline: knowing the number, or seeing A1's
+  cards, says nothing about the teammate's hand or the draw pile. The bots' seeds come from the
+  same function with the label ``bots`` (the bot of seat ``s`` draws from ``[that seed, s]``). A deal without a
+  number (a learner's own game, **New game**) takes 128 bits from the operating system's
+  generator and shows a short random tag instead of a number ("random game 5c1e0a"); no number
+  deals it again. The key file is ``~/.local/share/ttrlib/deal-key`` (``TTRLIB_DEAL_KEY`` names
+  another), made like the save key (:mod:`ttrlib.keyfile`). In JupyterLab alone the key sits on
+  the learner's own machine: they can read it and so deal their own games in advance; that is
+  fine, since nobody else plays those games. In the classroom app the key stays on the server.
+
+* **The research door**: ``Game.new(seed=N)`` and ``Game.from_position(seed=N)`` deal from the
+  plain seed, the same on every machine, for golden games, tests and tournaments
+  (:mod:`ttrlib.experiments`), where a replayable seed is the point and nobody plays a hidden
+  hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+from typing import NamedTuple
+
+from . import keyfile
+
+KEY_ENV = "TTRLIB_DEAL_KEY"
+DEFAULT_KEY = Path("~/.local/share/ttrlib/deal-key")
+SEED_BITS = 128
+TAG_HEX = 6  # hex digits of a random deal's public tag
+
+
+def key_path() -> Path:
+    return Path(os.environ.get(KEY_ENV) or DEFAULT_KEY).expanduser()
+
+
+def keyed_seed(label: str, players: int, name: str, *more: str) -> int:
+    """``SEED_BITS`` bits of HMAC-SHA256(deal key, "ttrlib LABEL v1" NUL players NUL name
+    [NUL more]...) as an int (numpy's ``default_rng`` takes it whole)."""
+    fields = [f"ttrlib {label} v1", str(players), str(name), *map(str, more)]
+    mac = hmac.new(keyfile.read_or_make(key_path(), "deal key", KEY_ENV),
+                   "\0".join(fields).encode("utf-8"), hashlib.sha256)
+    return int.from_bytes(mac.digest()[:SEED_BITS // 8], "big")
+
+
+class Deal(NamedTuple):
+    """A deal's public name (``number`` or ``tag``) and its secret seeds (never shown)."""
+
+    number: int | None  # the public game number, None for a random deal
+    tag: str | None  # a random deal's public tag
+    seed: int  # the deal's seed (secret)
+    bots: int  # the bots' root seed (secret): the bot of seat s draws from [bots, s]
+
+    @property
+    def name(self) -> str:
+        """What the screen shows: ``"game 4821"`` or ``"random game 5c1e0a"``."""
+        return f"game {self.number}" if self.number is not None else f"random game {self.tag}"
+
+
+def named(number: int, players: int) -> Deal:
+    """The deal of game ``number`` for ``players`` players on this installation (its key)."""
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        raise ValueError(f"a game number is a whole number 0 or more, not {number!r:.40}")
+    return Deal(number, None, keyed_seed("deal", players, str(number)),
+                keyed_seed("bots", players, str(number)))
+
+
+def unnamed() -> Deal:
+    """A deal nobody can recompute: 128 fresh random bits (and fresh bots), a random tag."""
+    return Deal(None, secrets.token_hex(TAG_HEX // 2), random_bits(), random_bits())
+
+
+def random_bits() -> int:
+    """``SEED_BITS`` bits from the operating system's generator."""
+    return secrets.randbits(SEED_BITS)
