@@ -14,13 +14,39 @@ on that response. The POST then carries a token that passes the unchanged check;
 site still cannot forge one. The identity provider is the hook jupyter_server calls for every
 request with the handler (``Voila.identity_provider_class``); users and tokens stay as in its
 parent class.
+
+The same hook gives a browser its learner id (``ttrlib.lessons.learner``) on its first page: a
+request without the cookie ``ttr_learner`` gets 128 random bits in the response's cookie AND in
+the request's own Cookie header, which Voila hands on to the lesson's kernel (``http_header_envs``)
+after this hook has run. So even the very first lesson page of a browser knows its learner,
+without a reload (the template's script only sets the cookie where a page came without it, e.g.
+a proxy that ate the header).
 """
 
 from __future__ import annotations
 
+import re
+import secrets
+
 from jupyter_core.utils import ensure_async
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from voila.handler import BaseVoilaHandler
+
+
+LEARNER_COOKIE = "ttr_learner"  # the name ttrlib.lessons.learner reads
+_LEARNER = re.compile(r"(^|;\s*)ttr_learner=[0-9a-f]{32}(;|$)")
+
+
+def give_learner_id(handler) -> None:
+    """A fresh learner id for a request that came without one: in the response's cookie (the
+    browser keeps it a year) and in the request's headers (this page's kernel gets it now)."""
+    cookies = handler.request.headers.get("Cookie", "")
+    if _LEARNER.search(cookies):
+        return
+    learner = secrets.token_hex(16)
+    handler.set_cookie(LEARNER_COOKIE, learner, samesite="Strict", path="/", expires_days=365)
+    handler.request.headers["Cookie"] = (f"{cookies}; " if cookies else "") + \
+        f"{LEARNER_COOKIE}={learner}"
 
 
 class XsrfCookieIdentityProvider(PasswordIdentityProvider):
@@ -31,4 +57,5 @@ class XsrfCookieIdentityProvider(PasswordIdentityProvider):
             # jupyter_server's prepare() is about to set anyway.
             handler.current_user = user
             handler.xsrf_token  # noqa: B018 - reading it sets the _xsrf cookie (Tornado)
+            give_learner_id(handler)
         return user

@@ -4,9 +4,9 @@ The classroom page sets the cookie ``ttr_learner`` (128 random bits, classroom t
 Voila hands the request's Cookie header to the kernel (``http_header_envs`` in
 ``classroom/voila.py``), where ``ttrlib.lessons.learner.learner_id()`` reads it. A preheated
 probe lesson shows a digest of the id its kernel sees (never the id itself); the test compares
-it with the digest of the browser's cookie. A browser without the cookie gets it and reloads the
-lesson once; the next lesson page of that browser does not reload. The home page (the list of
-lessons) sets the cookie without reloading. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
+it with the digest of the browser's cookie. A browser without the cookie gets it from the server
+with its very first lesson page, whose kernel already knows it (classroom/xsrf_cookie.py): no page
+ever reloads. The home page (the list of lessons) sets the cookie too. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_the_lesson_kernel_sees_the_browsers_learner_id(tmp_path):
         assert 360 * 86400 < cookie["expires"] - time.time() <= 366 * 86400
         expected = hashlib.sha256(cookie["value"].encode()).hexdigest()[:12]
         assert shown.inner_text() == expected, "the kernel did not get the browser's id"
-        assert len(loads) == 2 and all(u.endswith("?seed=3") for u in loads)  # reloaded once
+        assert len(loads) == 1 and loads[0].endswith("?seed=3")  # the first page: no reload
         assert cookie["value"] not in page.content()  # the id itself is never on the page
 
         again = context.new_page()  # the same browser, a second lesson page: no reload
