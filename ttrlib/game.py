@@ -56,7 +56,15 @@ from .board import Board, Route, teaching_board
 from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
 from .errors import ArgumentError, IllegalMove, SaveError, SetupError, TTRError, WrongPhase, shown
 from .events import Event, Setup
-from .history import Resample, Reseed, Step, rng_from_state, rng_state, step_from_plain, step_to_plain
+from .history import (
+    Resample,
+    Reseed,
+    Step,
+    rng_from_state,
+    rng_state,
+    step_from_plain,
+    step_to_plain,
+)
 from .rules import claims, deck, draws, passing, payments, tickets, tracks, tunnels
 from .seats import PLAYER_COUNTS, TEAM_NAMES, seat_name, team_name  # noqa: F401 (re-exported)
 from .state import (  # noqa: F401 (re-exported: lessons and tests import them from here)
@@ -836,8 +844,7 @@ class Game:
 def _check_players(players: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
         counts = " or ".join(str(n) for n in PLAYER_COUNTS)
-        raise SetupError(f"players: rule C2: Team Asia is played by {counts} players, not "
-                         f"{shown(players)}")
+        raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {shown(players)}")
 
 
 def _setup_args(players: Any, seed: Any, board: Any) -> tuple[Board, np.random.Generator]:

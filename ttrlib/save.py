@@ -43,7 +43,15 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .actions import MOST_IDS, KeepTickets
-from .board import MAX_TUNNEL, TEAM_ASIA_TUNNELS, Board, board_from_dict, data_problem
+from .board import (
+    MAX_ROUTES,
+    MAX_TICKETS,
+    MAX_TUNNEL,
+    TEAM_ASIA_TUNNELS,
+    Board,
+    board_from_dict,
+    data_problem,
+)
 from .cards import COLORS, CardCounts, Color, standard_deck
 from .errors import BoardError, SaveError, TTRError, shown
 from .events import Event
@@ -144,6 +152,13 @@ def start_to_dict(s: GameState) -> dict:
     }
 
 
+def state_data(s: GameState) -> dict:
+    """Every fact of a state as JSON-ready data, board and player count included (what a save
+    of format 3 held): for tools and tests that read a position whole. It is no save: a save
+    is a start and a history (``write``)."""
+    return {"board": board_to_dict(s.board), "players": s.players, **start_to_dict(s)}
+
+
 def write(origin: str, start: GameState, history: list[dict], indent: int | None = None) -> str:
     """The save of a game that began with ``start`` (by ``origin``) and took the steps
     ``history`` (in plain form, ``history.step_to_plain``). ``SaveError`` if ``read`` would
@@ -226,17 +241,18 @@ def from_data(data: Any) -> Saved:
     history = data["history"]
     if not isinstance(history, list):
         raise _err("history", "must be a list of steps")
-    if len(history) > MAX_HISTORY:  # before anything is walked or built
+    if len(history) > MAX_HISTORY:  # the sizes first: before anything is walked or built
         raise _err("history", f"holds {len(history)} steps; a save holds at most {MAX_HISTORY}")
-    problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_INT, max_items=MAX_ITEMS)
-    if problem:
-        raise _err(*problem)
+    _check_start_sizes(data["start"])
     if not isinstance(data["board"], dict):
         raise _err("board", f"must be a board table, not {shown(data['board'])}")
-    try:
+    try:  # the board loader checks its own sizes before it walks the board
         board = board_from_dict(data["board"], source="saved game board")
     except BoardError as exc:
         raise _err("board", str(exc)) from None
+    problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_INT, max_items=MAX_ITEMS)
+    if problem:
+        raise _err(*problem)
     players = data["players"]
     if not (_is_int(players) and players in PLAYER_COUNTS):
         raise _err("players", f"must be 4 or 6, not {shown(players)}")
@@ -266,6 +282,29 @@ def _check_version(version: Any) -> None:
 
 
 # --- the start, field by field ------------------------------------------------------------------
+#: start field -> the most entries it may hold (whatever the board: the board's own bounds)
+_START_SIZES = {"draw_pile": MOST_CARDS, "discard": MOST_CARDS, "ticket_deck": MAX_TICKETS,
+                "claimed": MAX_ROUTES, "events": MOST_START_EVENTS, "setup_choices": 6,
+                **{f: 6 for f in ("hands", "cardholders", "known_in_hands", "known_in_cardholders",
+                                  "trains", "tickets", "team_tickets", "offers")}}
+
+
+def _check_start_sizes(start: Any) -> None:
+    """The start's lists and tables are no longer than a game's, checked before anything of the
+    save is walked (their entries are read field by field later)."""
+    if not isinstance(start, dict):
+        raise _err("start", "must be a table of the start's fields")
+    for field, most in _START_SIZES.items():
+        value = start.get(field)
+        if isinstance(value, (list, dict)) and len(value) > most:
+            raise _err(_where(field), f"holds {len(value)} entries; a game holds at most {most}")
+        if field in ("tickets", "team_tickets", "offers") and isinstance(value, list):
+            for i, ids in enumerate(value):
+                if isinstance(ids, list) and len(ids) > MAX_TICKETS:
+                    raise _err(_where(f"{field}[{i}]"), f"holds {len(ids)} tickets; a board holds "
+                               f"at most {MAX_TICKETS}")
+
+
 def _where(field: str) -> str:
     return f"start.{field}"
 
