@@ -72,7 +72,7 @@ def main() -> None:
             text = game.to_json()
             sizes.append(len(text.encode("utf-8")))
             steps.append(len(game.history))
-            loads.append(timed(lambda: Game.from_json(text)))
+            loads.append(timed(lambda text=text: Game.from_json(text)))
             loaded = Game.from_json(text)
             saves.append(timed(loaded.to_json))
             fresh.append(min(first_save(players, seed, game.history) for _ in range(3)))

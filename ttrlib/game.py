@@ -7,6 +7,11 @@ looks up the rule family's pair (a check that may raise and changes nothing, the
 that never raises) for the phase and the action type, so a refused action changes nothing by
 construction. The log holds typed events (``ttrlib.events``); ``ttrlib.narration`` words them.
 
+A game keeps its start (the deal of ``new``, the position of ``from_position``) and its history,
+every step since (``ttrlib.history``): the actions ``apply`` accepted and the chance steps of
+``copy(rng)`` and ``resample_hidden``. ``to_json`` saves those two, ``from_json`` replays them,
+so a loaded state is always what the rules made of its start (``ttrlib.save``).
+
 Seats are numbered 0..n-1 and named A1, A2, B1, B2 (, C1, C2): seat ``s`` plays for team
 ``s // 2`` and its teammate is ``s ^ 1`` (rule C2).
 
@@ -407,7 +412,10 @@ class Game:
         (T1) keeps the same positions in its new offer. What ``view(seat)`` shows stays as it is.
 
         The copy's history records the new deal (a ``history.Resample`` step with the state of
-        ``rng`` before it), so a save of the copy replays it exactly.
+        ``rng`` before it), so a save of the copy replays it exactly. The copy plays on with
+        ``rng`` itself: drawn from elsewhere afterwards, it no longer is what the copy's history
+        says, and ``to_json`` of the copy refuses (give each copy a generator of its own to
+        save it).
         """
         seat = self._seat(seat)
         if not isinstance(rng, np.random.Generator):

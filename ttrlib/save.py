@@ -13,7 +13,7 @@ names the field (``start.hands[2]``, ``history[31]``) in at most ``errors.MAX_ME
 characters:
 
 * a text of more than ``MAX_TEXT`` (1,000,000) characters or bytes, unread: a whole 6-player
-  game on the teaching board is about 40 KB (``benchmarks/bench_save.py``);
+  game on the teaching board is about 35 KB (``benchmarks/bench_save.py``);
 * a text that is not UTF-8 or JSON, nests deeper than ``MAX_DEPTH``, holds a number of more than
   40 digits or more than ``MAX_ITEMS`` values in all;
 * a save of another format or of another ttrlib version, with a sentence (version 3 and older

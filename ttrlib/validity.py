@@ -19,6 +19,10 @@ phase); the fields of a pending decision (D1-D3 ``drawn``/``taken_slot``/``first
 cards now or at the last check, or the bounded resets ran out, as the log shows); E1 (the final round, passes, a game that is over); the event log; and
 last that a game not over has a legal action (``game.legal_actions()``).
 
+``start_problem(game, origin)`` checks more of the start of a saved game: that it is a deal as
+``Game.new`` makes one or a position as ``Game.from_position`` makes one, holding nothing a step
+of the game would have made (a saved game is its start and its history, ``ttrlib.save``).
+
 >>> from ttrlib import Game
 >>> game = Game.new(players=4, seed=3)
 >>> check_state(game) is None
