@@ -272,8 +272,6 @@ class Game:
             bound = count if count is not None else most
             try:
                 values = list(islice(iter(values), bound + 1))
-            except TTRError:
-                raise
             except Exception as exc:  # an iterable that fails when read is no list of entries
                 raise SetupError(f"{what}: a list that cannot be read ({shown(exc)})") from None
             if count is not None and len(values) != count:
