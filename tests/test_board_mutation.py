@@ -11,6 +11,7 @@ listed cases of the issue are regression tests at the end.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 import sys
@@ -21,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from log_oracle import log_contradictions
 from mutation_helpers import at, paths, to_toml
 
 from ttrlib import BoardError, Game
@@ -65,11 +67,22 @@ def number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+NAME = 64  # the stated bound of every name and id (ttrlib.board.MAX_NAME)
+MOST = {"cities": 150, "routes": 250, "tickets": 250}  # the stated bounds of a board's lists
+
+
+def named(v) -> bool:
+    return isinstance(v, str) and v.strip() != "" and len(v) <= NAME
+
+
 def assert_valid_board(data: dict) -> None:
-    assert isinstance(data["name"], str) and data["name"].strip()
+    assert named(data["name"])
     cities = data["cities"]
     assert cities and len(set(cities)) == len(cities)
-    assert all(isinstance(c, str) and c.strip() for c in cities)
+    assert all(named(c) for c in cities)
+    assert all(len(data[f]) <= most for f, most in MOST.items())
+    assert all(named(x[k]) for f in ("routes", "tickets") for x in data[f] for k in ("id", "a", "b"))
+    assert all(len(r.get("group", "")) <= NAME for r in data["routes"])
     tunnels = set(data.get("tunnel_reveals", TEAM_ASIA_TUNNELS))
     assert tunnels <= ALLOWED_STATED and tunnels
     routes, tickets = data["routes"], data["tickets"]
@@ -119,6 +132,8 @@ def reachable(neighbours: dict[str, set[str]], start: str) -> set[str]:
 
 
 def assert_playable(board, seed: int) -> None:
+    """A game on the board plays, saves and loads again, and its log explains it (issue 18:
+    a board that loads can always be saved and read back)."""
     try:
         game = Game.new(players=4, seed=seed, board=board)
     except SetupError as error:  # T1: too few tickets for 4 players is the game's refusal
@@ -131,12 +146,16 @@ def assert_playable(board, seed: int) -> None:
             break
         assert actions
         game.apply(actions[int(rng.integers(len(actions)))])
+    text = game.to_json()
+    again = Game.from_json(text)
+    assert again.to_json() == text
+    assert not log_contradictions(again, dict(json.loads(text)["start"], origin="new"))
 
 
 NAMES_A_FIELD = re.compile(r"'(name|cities|routes|tickets|open_groups|positions|tunnel_reveals|"
                            r"id|a|b|length|color|tunnel|group|points)'|: (name|cities|routes|tickets|"
                            r"open_groups|positions|tunnel_reveals)[\[ .(:]|unknown field|not valid TOML|"
-                           r"not UTF-8|top level: a board is a table")
+                           r"not UTF-8|top level: a board is a table|the board file is bigger than \d+ bytes")
 
 
 def assert_refusal_is_good(error: BoardError) -> str:
@@ -259,8 +278,36 @@ def m_deep(tree, data):
     at(tree, path[:-1])[path[-1]] = deep(data.draw(st.sampled_from([9, 1000, 100_000])))
 
 
+def m_long_name(tree, data):
+    """A name or id at the bound of 64 characters, or just beyond it (a city renamed
+    everywhere, so that the board stays whole)."""
+    size = data.draw(st.sampled_from([64, 65, 300]))
+    kind = data.draw(st.sampled_from(["name", "city", "route", "ticket", "group"]))
+    if kind == "name":
+        tree["name"] = "n" * size
+    elif kind == "city":
+        old = data.draw(st.sampled_from(tree["cities"]))
+        new = (old + "~" * size)[:size]
+        tree["cities"] = [new if c == old else c for c in tree["cities"]]
+        if "positions" in tree:
+            tree["positions"][new] = tree["positions"].pop(old)
+        for entry in tree["routes"] + tree["tickets"]:
+            entry.update({k: new for k in ("a", "b") if entry[k] == old})
+    elif kind in ("route", "ticket"):
+        entry = data.draw(st.sampled_from(tree[kind + "s"]))
+        entry["id"] = (entry["id"] + "#" * size)[:size]
+    else:
+        group = data.draw(st.sampled_from(sorted({r["group"] for r in tree["routes"]
+                                                   if r.get("group")})))
+        new = (group + "=" * size)[:size]
+        for r in tree["routes"]:
+            if r.get("group") == group:
+                r["group"] = new
+        tree["open_groups"] = [new if g == group else g for g in tree.get("open_groups", [])]
+
+
 MUTATIONS = [m_delete, m_set, m_tunnel, m_swap, m_repeat, m_unreachable_ticket, m_position,
-             m_deep]
+             m_deep, m_long_name]
 
 
 @settings(max_examples=400, deadline=None, derandomize=True, database=None,

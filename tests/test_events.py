@@ -70,3 +70,15 @@ def test_narration_words_the_facts():
     assert text(tunnel, 1, reveal=False) == (
         "A1 lays down 2 blue for the tunnel Lhasa - Kathmandu; its cards are turned up one by "
         "one... (U1)")
+
+
+def test_the_event_reader_reads_every_name_a_board_may_hold_and_no_longer_one():
+    """One bound of names (``ttrlib.board.MAX_NAME``, 64) for the board loader and the event
+    reader: a claim of a route with a 64-character id between cities of 64 characters reads
+    back; one character more is refused naming the field (issue 18, item 5)."""
+    long = {"kind": "claim", "seat": 0, "route": "r" * 64, "a": "A" * 64, "b": "B" * 64,
+            "cards": {"red": 1}}
+    assert Event.from_dict(long).route == "r" * 64
+    for field in ("route", "a", "b"):
+        with pytest.raises(SaveError, match=f"'{field}' is not a name of at most 64"):
+            Event.from_dict(dict(long, **{field: long[field] + "x"}))

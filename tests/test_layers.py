@@ -34,7 +34,7 @@ LAYER_NAMES = [
     # 3: the vocabulary of the game: moves, and typed events (what happened), both plain data
     ["actions", "events"],
     # 4: the declared game state (plain data the rule families read and change)
-    ["state", "plain"],
+    ["state", "plain", "history"],
     # 5: rule families (pure functions over a state), the tunnel reveal's chance object, and
     #    the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",

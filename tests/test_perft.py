@@ -12,7 +12,6 @@ reaches (an empty deck, Pass, U5 and U6 tunnels, many hand/cardholder splits).""
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 import numpy as np
@@ -21,6 +20,7 @@ import pytest
 
 from ttrlib import CardCounts, Game, IllegalMove, Phase
 from ttrlib import actions as act
+from ttrlib.save import state_data
 
 # --------------------------------------------------------------------------------------------
 # the canonical form: engine actions <-> perft_rules tuples
@@ -308,7 +308,7 @@ def near_misses(state: dict, legal: set, rng: np.random.Generator, most: int = 3
 # --------------------------------------------------------------------------------------------
 def check(name: str, game: Game, rng: np.random.Generator) -> None:
     before = game.to_json()
-    state = json.loads(before)
+    state = state_data(game.state)
     expected = rules.legal_actions(state)
     offered = [canonical(a) for a in game.legal_actions()]
     assert len(offered) == len(set(offered)), f"{name}: an action is offered twice"
@@ -345,14 +345,14 @@ def check(name: str, game: Game, rng: np.random.Generator) -> None:
 
 def refuse_the_route_just_claimed(name: str, route_id: str, game: Game) -> None:
     """The next seat may not claim the route just claimed, whatever cards it lays."""
-    state = json.loads(game.to_json())
+    state = state_data(game.state)
     seat = state["to_move"]
     assert state["claimed"][route_id] != seat
     route = next(r for r in state["board"]["routes"] if r["id"] == route_id)
     for hand, holder in sorted(rules.route_payments(state, seat, route))[:3]:
         with pytest.raises(IllegalMove):
             game.apply(build(("claim", route_id, hand, holder, ())))
-        assert json.loads(game.to_json()) == state, f"{name}: a refused claim changed the game"
+        assert state_data(game.state) == state, f"{name}: a refused claim changed the game"
 
 
 @cache
@@ -383,7 +383,7 @@ def test_the_positions_cover_every_phase_and_both_player_counts():
 
 def test_the_positions_reach_the_corners():
     """The rare cases the enumerator has branches for do occur among the positions."""
-    states = [json.loads(g.to_json()) for _, g in positions()]
+    states = [state_data(g.state) for _, g in positions()]
     turn = [s for s in states if s["phase"] == "turn"]
     assert any(rules.legal_actions(s) == {("pass",)} for s in turn)
     assert any(not rules.can_draw_from_deck(s) for s in turn)  # C6

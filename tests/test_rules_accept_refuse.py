@@ -10,14 +10,13 @@ by hand from the position written in the test. A refused action must raise the r
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from rules_helpers import exact_position, rejected
 
 from ttrlib import CardCounts, Color, Game, Phase, seat_name, teaching_board
 from ttrlib import actions as act
 from ttrlib.errors import SetupError
+from ttrlib.save import state_data
 
 BOARD = teaching_board()
 L, RED, BLUE, GREEN = Color.LOCOMOTIVE, Color.RED, Color.BLUE, Color.GREEN
@@ -43,7 +42,7 @@ def position(hands=(), cardholders=(), players=4, face_up=ROW, **kw) -> Game:
 
 
 def saved(g: Game) -> dict:
-    return json.loads(g.to_json())
+    return state_data(g.state)
 
 
 def finish_setup(g: Game) -> Game:

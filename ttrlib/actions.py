@@ -21,9 +21,32 @@ action              what it does                                          rules
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Literal, Union
 
-from .cards import EMPTY, CardCounts
+from .cards import EMPTY, CardCounts, standard_deck
+
+#: The most cards an action can name (the whole deck, C1) and the most ticket ids (an offer
+#: holds 5, T1). An iterable is read up to one item beyond, never to its end: it may be endless.
+MOST_CARDS = len(standard_deck())
+MOST_IDS = 16
+
+
+class TooMany:
+    """What a field holds when it was given more items than any action names: no check accepts
+    it, and a message quotes it in a few words."""
+
+    def __init__(self, most: int, what: str):
+        self.text = f"more than {most} {what}"
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _first(value, most: int, what: str) -> Any:
+    """The items of the iterable ``value``, read up to ``most + 1`` of them (``TooMany`` then)."""
+    items = list(islice(iter(value), most + 1))
+    return TooMany(most, what) if len(items) > most else items
 
 
 def _as_cards(value) -> Any:
@@ -37,7 +60,8 @@ def _as_cards(value) -> Any:
         if isinstance(value, dict):
             return CardCounts(value)
         if not isinstance(value, (str, bytes)):
-            return CardCounts.of(value)
+            items = _first(value, MOST_CARDS, "cards")
+            return items if isinstance(items, TooMany) else CardCounts.of(items)
     except Exception:  # whatever the value does when read, the rules' check names the field
         pass
     return value
@@ -49,7 +73,8 @@ def _as_ids(value) -> Any:
     if isinstance(value, str):
         return frozenset([value])
     try:
-        return frozenset(value)
+        items = _first(value, MOST_IDS, "ticket ids")
+        return items if isinstance(items, TooMany) else frozenset(items)
     except Exception:  # not iterable, unhashable items, or worse: the check names the field
         return value
 

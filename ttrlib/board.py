@@ -32,6 +32,18 @@ The file format (see ``ttrlib/boards/teaching.toml`` for a full example)::
 or not TOML, nesting deeper than ``MAX_DEPTH``, an integer beyond ``MAX_BOARD_INT``, a position
 that is not a finite number, and a ticket whose two cities no chain of routes joins.
 
+Bounds, checked before anything is built (the largest published maps have about 50 cities, 100
+routes and 70 tickets; the teaching board's file is 16 KB):
+
+* a board file is at most ``MAX_BOARD_TEXT`` (512,000) bytes, refused unread beyond that, so no
+  TOML parser ever sees a bigger one;
+* at most ``MAX_CITIES`` (150) cities, ``MAX_ROUTES`` (250) routes and ``MAX_TICKETS`` (250)
+  tickets;
+* every name (the board's, a city, a route or ticket id, a group) has 1 to ``MAX_NAME`` (64)
+  characters: the one limit of names in ttrlib, shared by the event reader (``ttrlib.events``)
+  and the plain codec of actions (``ttrlib.plain``), so that every board that loads can also be
+  played, logged and saved.
+
 >>> board = teaching_board()
 >>> board.route("canton-hongkong-1").group in board.open_groups
 True
@@ -63,6 +75,9 @@ TEAM_ASIA_TUNNELS = (4, 5, 6)  # U1: "a tunnel route carries a number from 4 to 
 EUROPE_TUNNEL = 3  # U1: "classic Europe tunnels reveal 3"
 MAX_DEPTH = 8  # a board file nests 4 levels deep (positions: table, city, [x, y])
 MAX_BOARD_INT = 10**9  # every number of a board is small; this keeps huge ones out
+MAX_BOARD_TEXT = 512_000  # bytes of a board file: a board at every bound below fits in 300 KB
+MAX_CITIES, MAX_ROUTES, MAX_TICKETS = 150, 250, 250  # the biggest published maps: 50, 100, 70
+MAX_NAME = 64  # characters of any name or id (ttrlib.plain reads ids of at most 64 too)
 
 
 @dataclass(frozen=True)
@@ -166,16 +181,23 @@ def _fail(source: str, where: str, message: str) -> BoardError:
     return BoardError(f"{source}: {where}: {message}")
 
 
-def data_problem(value: Any, *, max_depth: int, max_int: int) -> tuple[str, str] | None:
+def data_problem(value: Any, *, max_depth: int, max_int: int,
+                 max_items: int = 1_000_000) -> tuple[str, str] | None:
     """The first thing in parsed JSON or TOML data that no loader should have to handle, as
     ``(path, reason)``: nesting deeper than ``max_depth``, an integer beyond ``max_int`` either
     way, a float that is not finite, a key that is not a string, text that is not valid
-    Unicode (a lone surrogate), or anything else than tables, lists, text, numbers and booleans. ``None`` when there is none. The walk uses no recursion, so any
-    depth is safe; the path starts with the top-level field (``routes[3].length``)."""
+    Unicode (a lone surrogate), anything else than tables, lists, text, numbers and booleans,
+    or more than ``max_items`` values in all (the walk stops there, so its time is bounded).
+    ``None`` when there is none. The walk uses no recursion, so any depth is safe; the path
+    starts with the top-level field (``routes[3].length``)."""
     stack: list[tuple[Any, int, str]] = [(value, 0, "")]
+    seen = 0
     while stack:
         v, depth, path = stack.pop()
         where = path or "top level"
+        seen += 1
+        if seen > max_items:
+            return where, f"is too big: the data holds more than {max_items} values"
         if isinstance(v, dict):
             if depth >= max_depth:
                 return where, f"nests deeper than {max_depth} levels"
@@ -221,9 +243,20 @@ def _field(entry: dict, key: str, kind: type, source: str, where: str, default: 
     value = entry[key]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise _fail(source, where, f"field {key!r} must be an integer, not {shown(value)}")
-    if kind is str and (not isinstance(value, str) or not value.strip()):
-        raise _fail(source, where, f"field {key!r} must be a non-empty string, not {shown(value)}")
+    if kind is str and not _is_name(value):
+        raise _fail(source, where, f"field {key!r} must be a name of 1-{MAX_NAME} characters, "
+                    f"not {shown(value)}")
     return value
+
+
+def _is_name(value: Any) -> bool:
+    """A name or id: text of 1 to ``MAX_NAME`` characters, not only blanks."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME and bool(value.strip())
+
+
+#: top-level field -> the most entries a board holds (checked before the data is walked)
+_MOST = {"cities": MAX_CITIES, "positions": MAX_CITIES, "routes": MAX_ROUTES,
+         "open_groups": MAX_ROUTES, "tickets": MAX_TICKETS, "tunnel_reveals": 4}
 
 
 def board_from_dict(data: dict, source: str = "<memory>") -> Board:
@@ -235,6 +268,11 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
     for key in data:
         if key not in known_top:
             raise _fail(source, "top level", f"unknown field {shown(key)}")
+    for key, most in _MOST.items():  # before anything is walked or built
+        value = data.get(key)
+        if isinstance(value, (list, dict)) and len(value) > most:
+            raise _fail(source, "top level", f"field {key!r} holds {len(value)} entries; a board "
+                        f"holds at most {most}")
     problem = data_problem(data, max_depth=MAX_DEPTH, max_int=MAX_BOARD_INT)
     if problem:
         raise _fail(source, *problem)
@@ -244,8 +282,9 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         raise _fail(source, "top level", "field 'cities' must be a non-empty list of names")
     seen: set[str] = set()
     for i, city in enumerate(cities):
-        if not isinstance(city, str) or not city.strip():
-            raise _fail(source, f"cities[{i}]", f"a city is a non-empty string, not {shown(city)}")
+        if not _is_name(city):
+            raise _fail(source, f"cities[{i}]", f"a city is a name of 1-{MAX_NAME} characters, "
+                        f"not {shown(city)}")
         if city in seen:
             raise _fail(source, f"cities[{i}]", f"city {shown(city)} is listed twice")
         seen.add(city)
@@ -294,8 +333,9 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
             raise _fail(source, where, f"field 'tunnel' must be 0 (no tunnel) or {numbers} (U1: "
                         f"the numbers this board's tunnels carry), not {tunnel}")
         group = entry.get("group", "")
-        if not isinstance(group, str):
-            raise _fail(source, where, f"field 'group' must be a string, not {shown(group)}")
+        if not isinstance(group, str) or len(group) > MAX_NAME:
+            raise _fail(source, where, f"field 'group' must be a name of at most {MAX_NAME} "
+                        f"characters, not {shown(group)}")
         routes.append(Route(rid, a, b, length, color, tunnel, group))
 
     by_group: dict[str, list[Route]] = {}
@@ -423,9 +463,15 @@ def load_board(path: "str | os.PathLike[str]") -> Board:
         raise BoardError(f"load_board: the board file is named by a path, not {shown(path)}")
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_BOARD_TEXT + 1)  # never more: a huge file is refused unread
     except OSError as exc:
         raise BoardError(f"{path}: cannot read the board file ({exc.strerror or exc})") from None
+    if len(raw) > MAX_BOARD_TEXT:
+        raise BoardError(f"{path}: the board file is bigger than {MAX_BOARD_TEXT} bytes, the "
+                         "most a board file may hold")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BoardError(f"{path}: the board file is not UTF-8 text ({exc.reason} at byte "
                          f"{exc.start})") from None

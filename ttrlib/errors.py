@@ -106,3 +106,9 @@ class SetupError(_BoundedError):
 
 class ActionError(_BoundedError):
     """A malformed action in its plain (JSON) form: the message names the field."""
+
+
+class ArgumentError(_BoundedError):
+    """An argument of a library call that names nothing in this game (a seat that is not there,
+    a route that is not on the board, a generator that is not one): the message names the
+    argument."""

@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .board import MAX_NAME
 from .cards import EMPTY, CardCounts, Color
 from .errors import SaveError
 
@@ -242,7 +243,7 @@ def _read(kind: str, name: str, what: str, v: Any) -> Any:
     elif what == "slot":
         ok = v is None or (_is_int(v) and v >= 0)
     elif what == "str":
-        ok = isinstance(v, str) and len(v) <= 200
+        ok = isinstance(v, str) and len(v) <= MAX_NAME  # the loader's limit: every board's names fit
     elif what == "place":
         ok = v is None or v in ("hand", "cardholder")
     elif what == "step":
@@ -271,6 +272,6 @@ _TYPES = {"seat": "seat", "players": "int", "cards": "cards", "step": "step", "s
           "returned": "int", "route": "str", "a": "str", "b": "str", "revealed": "colors",
           "extra": "int", "color": "color"}
 _WHAT = {"seat": "null or a seat", "int": "a count", "slot": "null or a slot",
-         "str": "a name", "place": "null, 'hand' or 'cardholder'",
+         "str": f"a name of at most {MAX_NAME} characters", "place": "null, 'hand' or 'cardholder'",
          "step": "'first', 'second', 'locomotive' or 'none'", "card": "null or a colour",
          "color": "a colour", "colors": "a list of colours", "cards": "a colour -> count table"}

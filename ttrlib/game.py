@@ -7,6 +7,11 @@ looks up the rule family's pair (a check that may raise and changes nothing, the
 that never raises) for the phase and the action type, so a refused action changes nothing by
 construction. The log holds typed events (``ttrlib.events``); ``ttrlib.narration`` words them.
 
+A game keeps its start (the deal of ``new``, the position of ``from_position``) and its history,
+every step since (``ttrlib.history``): the actions ``apply`` accepted and the chance steps of
+``copy(rng)`` and ``resample_hidden``. ``to_json`` saves those two, ``from_json`` replays them,
+so a loaded state is always what the rules made of its start (``ttrlib.save``).
+
 Seats are numbered 0..n-1 and named A1, A2, B1, B2 (, C1, C2): seat ``s`` plays for team
 ``s // 2`` and its teammate is ``s ^ 1`` (rule C2).
 
@@ -45,7 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, islice
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,9 +58,18 @@ import numpy as np
 from . import actions as act
 from . import save
 from .board import Board, Route, teaching_board
-from .cards import EMPTY, CardCounts, Color, standard_deck
-from .errors import IllegalMove, SaveError, SetupError, TTRError, WrongPhase, shown
+from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
+from .errors import ArgumentError, IllegalMove, SaveError, SetupError, TTRError, WrongPhase, shown
 from .events import Event, Setup
+from .history import (
+    Resample,
+    Reseed,
+    Step,
+    rng_from_state,
+    rng_state,
+    step_from_plain,
+    step_to_plain,
+)
 from .rules import claims, deck, draws, passing, payments, tickets, tracks, tunnels
 from .seats import PLAYER_COUNTS, TEAM_NAMES, seat_name, team_name  # noqa: F401 (re-exported)
 from .state import (  # noqa: F401 (re-exported: lessons and tests import them from here)
@@ -71,7 +85,7 @@ from .state import (  # noqa: F401 (re-exported: lessons and tests import them f
     Phase,
     TunnelAttempt,
 )
-from .validity import check_state
+from .validity import check_state, start_problem
 
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
@@ -79,6 +93,7 @@ if TYPE_CHECKING:
 #: The state's fields, read and set on a ``Game`` by name (the lessons and the tests do);
 #: ``events`` has its own property, and the held events never leave an action.
 STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name not in ("events", "held"))
+MAX_SEED = 2**256  # a seed is a whole number below this (a SHA-256 digest fits)
 
 
 @dataclass(frozen=True)
@@ -160,19 +175,36 @@ class Game:
     # construction
     # ------------------------------------------------------------------------------------------
     def __init__(self, board: Board, players: int, rng: np.random.Generator):
-        if players not in PLAYER_COUNTS:
-            counts = " or ".join(str(n) for n in PLAYER_COUNTS)
-            raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {shown(players)}")
+        _check_players(players)
         self._wrap(GameState.empty(board, players, rng))
+        self._record(None, None)
 
     def _wrap(self, state: GameState) -> None:
         self.state = state
         self._open_cache: dict = {}  # see _open_routes
 
+    def _record(self, origin: str | None, start: GameState | None) -> None:
+        """The game's record (``ttrlib.history``): how it began, its start (never changed: it is
+        copied before any replay), the steps since, and the last state ``to_json`` replayed
+        the history to, as ``(steps, state)`` (also never changed)."""
+        self._origin, self._start = origin, start
+        self._history: list[Step] = []
+        self._replayed = None if start is None else (0, start)
+
+    def _begin(self, origin: str) -> "Game":
+        """The state as it is now is the start of this game's record."""
+        self._record(origin, self.state.copy())
+        return self
+
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, board: Board | None = None) -> "Game":
-        """A new game: shuffled deck, 4 cards each (C4), 5 face up (C5), 5 tickets each (T1)."""
-        game = cls(board or teaching_board(), players, np.random.default_rng(seed))
+        """A new game: shuffled deck, 4 cards each (C4), 5 face up (C5), 5 tickets each (T1).
+
+        ``seed``: ``None`` (fresh randomness) or a whole number 0 to ``MAX_SEED`` - 1; ``board``:
+        a ``Board`` (``load_board``), by default the teaching board. A bad argument is refused
+        with a ``SetupError`` naming it."""
+        board, rng = _setup_args(players, seed, board)
+        game = cls(board, players, rng)
         s = game.state
         cards = standard_deck().elements()
         s.draw_pile = [cards[i] for i in s.rng.permutation(len(cards))]
@@ -188,7 +220,7 @@ class Game:
             s.offers[seat] = s.ticket_deck[:SETUP_TICKETS_DEALT]
             del s.ticket_deck[:SETUP_TICKETS_DEALT]
         deck.log(s, Setup(players=players))
-        return game
+        return game._begin("new")
 
     @classmethod
     def from_position(
@@ -221,32 +253,32 @@ class Game:
         order (or ``ticket_deck`` gives it, top first, and then every ticket must be placed).
         Claimed routes take their trains from the claiming seat's supply unless ``trains`` is
         given. The face-up row is taken as given (C5 is not re-checked).
+
+        Every argument is read with its name and within what a game holds (an iterable is read
+        up to one item beyond, never to its end), so a malformed position is refused with a
+        ``SetupError`` that says where.
         """
-        game = cls(board or teaching_board(), players, np.random.default_rng(seed))
+        board, rng = _setup_args(players, seed, board)
+        game = cls(board, players, rng)
         teams = players // 2
+        deck_size = len(standard_deck())
+        cards, colour = _cards_arg, _colour_arg
 
-        # Every value is read with the name of its argument, so a mistyped position is refused
-        # with a SetupError that says where, never a TypeError from deep inside.
-        def cards(value, what):
-            try:
-                return value if isinstance(value, CardCounts) else CardCounts(value)
-            except (TypeError, ValueError, AttributeError):
-                raise SetupError(f"{what}: {shown(value)} is not a set of train cards") from None
-
-        def colour(value, what):
-            try:
-                return Color.parse(value)
-            except (TypeError, ValueError, AttributeError):
-                raise SetupError(f"{what}: {shown(value)} is not a train card colour") from None
-
-        def listed(values, what, count=None):
+        def listed(values, what, count=None, most=None):
             if values is None:
                 return None
             if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
                 raise SetupError(f"{what}: a list, not {shown(values)}")
-            values = list(values)
+            bound = count if count is not None else most
+            try:
+                values = list(islice(iter(values), bound + 1))
+            except Exception as exc:  # an iterable that fails when read is no list of entries
+                raise SetupError(f"{what}: a list that cannot be read ({shown(exc)})") from None
             if count is not None and len(values) != count:
-                raise SetupError(f"{what}: expected {count} entries, got {len(values)}")
+                got = "more" if len(values) > count else len(values)
+                raise SetupError(f"{what}: expected {count} entries, got {got}")
+            if len(values) > bound:
+                raise SetupError(f"{what}: more than {bound} entries, more than a game holds")
             return values
 
         game.hands = [cards(v, f"hands[{i}]") for i, v in
@@ -257,7 +289,8 @@ class Game:
         game.face_up = [None if c is None else colour(c, f"face_up[{i}]") for i, c in enumerate(row)]
         placed = sum(game.hands, EMPTY) + sum(game.holders, EMPTY)
         placed += CardCounts.of(c for c in game.face_up if c is not None)
-        pile = [colour(c, f"draw_pile[{i}]") for i, c in enumerate(listed(draw_pile, "draw_pile") or [])]
+        pile = [colour(c, f"draw_pile[{i}]") for i, c in
+                enumerate(listed(draw_pile, "draw_pile", most=deck_size) or [])]
         placed += CardCounts.of(pile)
         disc = cards(discard, "discard") if discard is not None else EMPTY
         placed += disc
@@ -286,11 +319,13 @@ class Game:
         game.discard = disc.elements()
 
         known_ids = set()
+        most_tickets = len(game.board.tickets)
         tickets = listed(tickets, "tickets", players)
         team_tickets = listed(team_tickets, "team_tickets", teams)
         for what, lists in (("tickets", tickets or []), ("team_tickets", team_tickets or [])):
             for i, seat_list in enumerate(lists):
-                for tid in listed(seat_list, f"{what}[{i}]"):
+                lists[i] = listed(seat_list, f"{what}[{i}]", most=most_tickets)
+                for tid in lists[i]:
                     if not (isinstance(tid, str) and game.board.has_ticket(tid)):
                         raise SetupError(f"{what}[{i}]: no ticket {shown(tid)} on the board")
                     if tid in known_ids:
@@ -301,7 +336,7 @@ class Game:
         if len(game.tickets) != players or len(game.team_tickets) != teams:
             raise SetupError("tickets: one list per seat and team_tickets: one list per team")
         if ticket_deck is not None:
-            game.ticket_deck = listed(ticket_deck, "ticket_deck")
+            game.ticket_deck = listed(ticket_deck, "ticket_deck", most=most_tickets)
             if not all(isinstance(t, str) and game.board.has_ticket(t) for t in game.ticket_deck):
                 raise SetupError("ticket_deck: every entry must be a ticket id of the board")
             placed_ids = known_ids | set(game.ticket_deck)
@@ -321,6 +356,8 @@ class Game:
         game.trains = list(trains) if trains is not None else [TRAINS_PER_PLAYER] * players
         if claimed is not None and not isinstance(claimed, dict):
             raise SetupError(f"claimed: a route id -> seat table, not {shown(claimed)}")
+        if claimed is not None and len(claimed) > len(game.board.routes):
+            raise SetupError(f"claimed: {len(claimed)} routes; the board has {len(game.board.routes)}")
         for rid, seat in (claimed or {}).items():
             if not (isinstance(rid, str) and game.board.has_route(rid)):
                 raise SetupError(f"claimed: no route {shown(rid)} on the board")
@@ -337,12 +374,24 @@ class Game:
         game.phase = Phase.TURN
         game.to_move = to_move
         check_state(game, SetupError, position=True)
-        return game
+        return game._begin("position")
 
     def copy(self, rng: np.random.Generator | None = None) -> "Game":
-        """An independent copy: with a copy of the random generator, or with ``rng``."""
+        """An independent copy: with a copy of the random generator, or with ``rng`` (the copy's
+        history then records it: a ``history.Reseed`` step). A copy keeps the start and the
+        history, so it saves as the same game."""
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise ArgumentError(f"rng: a numpy random Generator or None, not {shown(rng)}")
+        new = self._copy(rng)
+        if rng is not None:
+            new._history.append(Reseed(rng_state(rng)))
+        return new
+
+    def _copy(self, rng: np.random.Generator | None) -> "Game":
         new = object.__new__(Game)
         new._wrap(self.state.copy(rng))
+        new._origin, new._start, new._replayed = self._origin, self._start, self._replayed
+        new._history = list(self._history)
         return new
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
@@ -359,8 +408,19 @@ class Game:
         seat (the teammate's too), other teams' ticket cardholders, other seats' ticket offers and
         the ticket deck's order, each place keeping its size; another seat's pending setup choice
         (T1) keeps the same positions in its new offer. What ``view(seat)`` shows stays as it is.
+
+        The copy's history records the new deal (a ``history.Resample`` step with the state of
+        ``rng`` before it), so a save of the copy replays it exactly. The copy plays on with
+        ``rng`` itself: drawn from elsewhere afterwards, it no longer is what the copy's history
+        says, and ``to_json`` of the copy refuses (give each copy a generator of its own to
+        save it).
         """
-        g = self.copy(rng)
+        seat = self._seat(seat)
+        if not isinstance(rng, np.random.Generator):
+            raise ArgumentError(f"rng: a numpy random Generator, not {shown(rng)}")
+        step = Resample(seat, rng_state(rng))
+        g = self._copy(rng)
+        g._history.append(step)
         team = seat // 2
         places: list[tuple[str, int, CardCounts]] = []
         pool: list[Color] = list(g.draw_pile)
@@ -428,11 +488,26 @@ class Game:
         return self.state.teams
 
     def team_trains(self, team: int) -> int:
-        return self.state.team_trains(team)
+        if isinstance(team, bool) or not isinstance(team, (int, np.integer)) \
+                or not 0 <= team < self.teams:
+            raise ArgumentError(f"team: no team {shown(team)} in a {self.players}-player game "
+                                f"(teams are 0-{self.teams - 1})")
+        return self.state.team_trains(int(team))
+
+    def _seat(self, seat: Any, what: str = "seat") -> int:
+        """``seat`` if it is a seat of this game (``None``: the seat to move); else an
+        ``ArgumentError`` naming the argument ``what``."""
+        if seat is None:
+            return self.state.to_move
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < self.players:
+            raise ArgumentError(f"{what}: no seat {shown(seat)} in a {self.players}-player game "
+                                f"(seats are 0-{self.players - 1})")
+        return int(seat)
 
     def ticket_offer(self, seat: int | None = None) -> list[str]:
         """The tickets ``seat`` (default: the seat to move) must choose from now."""
-        seat = self.to_move if seat is None else seat
+        seat = self._seat(seat)
         if self.phase is Phase.SETUP_TICKETS:
             return list(self.offers[seat]) if seat not in self.setup_choices else []
         if self.phase is Phase.CHOOSE_TICKETS and seat == self.to_move:
@@ -482,6 +557,7 @@ class Game:
                               f"{shown(exc)}") from None
         effect(state, action)  # never raises
         deck.release(state)
+        self._history.append(action)
 
     def _phase_rule(self, action: Any) -> str:
         """The rule that says what the game waits for (or, in a turn, what the action needs)."""
@@ -511,6 +587,9 @@ class Game:
         """Why ``seat`` may not claim ``route_id`` whatever cards it lays, as ``(rule, reason)``:
         the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
         depend only on public facts, so any seat may be told."""
+        seat = self._seat(seat)
+        if not (isinstance(route_id, str) and self.board.has_route(route_id)):
+            raise ArgumentError(f"route_id: no route {shown(route_id)} on the board")
         return claims.route_problem(self.state, seat, route_id)
 
     # ------------------------------------------------------------------------------------------
@@ -552,7 +631,7 @@ class Game:
     def legal_claims(self, seat: int | None = None) -> list[act.Claim]:
         """Every legal ``Claim`` for ``seat`` (default: the seat to move) in the TURN phase."""
         s = self.state
-        seat = s.to_move if seat is None else seat
+        seat = self._seat(seat)
         hand, holder = s.hands[seat], s.holders[seat // 2]
         hl, gl = hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE]
         out: list[act.Claim] = []
@@ -569,7 +648,7 @@ class Game:
     def claimable_routes(self, seat: int | None = None) -> list[Route]:
         """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
         s = self.state
-        seat = s.to_move if seat is None else seat
+        seat = self._seat(seat)
         reach = _reach(s.hands[seat] + s.holders[seat // 2])
         return claims.claimable_in(self._open_routes(seat), s.trains[seat], reach)
 
@@ -609,8 +688,9 @@ class Game:
         five dealt tickets and its own pending choice), its team's cardholders, and what is
         public, the number of tickets in every team's ticket cardholder included."""
         g = self.state
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < g.players:
-            raise ValueError(f"no seat {shown(seat)} in a {g.players}-player game")
+        if seat is None:  # a view is always one seat's (I1): no default
+            raise ArgumentError(f"seat: whose view? a seat 0-{g.players - 1}, not None")
+        seat = self._seat(seat)
         team = seat // 2
         face_up = CardCounts.of(c for c in g.face_up if c is not None)
         discard = CardCounts.of(g.discard)
@@ -670,25 +750,157 @@ class Game:
 
         return score(self.board, self.players, self.owners, self.tickets, self.team_tickets)
 
+    @property
+    def history(self) -> tuple[Step, ...]:
+        """Every step since the start, oldest first: the actions ``apply`` accepted and the
+        chance steps of ``copy(rng)`` and ``resample_hidden`` (``ttrlib.history``)."""
+        return tuple(self._history)
+
     def to_json(self, indent: int | None = None) -> str:
-        """The whole state as JSON, random generator included (see ``ttrlib.save``)."""
-        return save.to_json(self, indent=indent)
+        """The game as JSON: its start and its history (``ttrlib.save``), from which
+        ``from_json`` replays it.
+
+        A save must load into this very game, so the history is first replayed from the start
+        (from where the last ``to_json`` left it) and the result compared with the state:
+        a state changed other than by ``apply`` (set by hand: a position is built with
+        ``from_position``) is refused with a ``SaveError`` that names the first field that
+        differs, as is a game too long for a save (``save.MAX_HISTORY``)."""
+        if self._start is None:
+            raise SaveError("cannot save this game: it was not made by Game.new or "
+                            "Game.from_position, so it has no start to replay from")
+        if indent is not None and not (type(indent) is int and 0 <= indent <= 8):
+            raise ArgumentError(f"indent: None or 0-8 spaces, not {shown(indent)}")
+        plain = [step_to_plain(step) for step in self._history]
+        self._check_replay(plain)
+        return save.write(self._origin, self._start, plain, indent)
+
+    def _check_replay(self, plain: list[dict]) -> None:
+        """``SaveError`` unless the history, read back from ``plain`` as ``from_json`` reads
+        it, replays from the start to this game's state."""
+        done, replayed = self._replayed
+        if done < len(plain):
+            game = Game._bare(replayed.copy())
+            for i in range(done, len(plain)):
+                try:
+                    game = game._step(step_from_plain(plain[i]))
+                except TTRError as exc:
+                    raise SaveError(f"cannot save this game: step {i} of its history "
+                                    f"({shown(plain[i])}) is refused when replayed from its "
+                                    f"start ({exc}): the game was changed other than by "
+                                    "Game.apply") from None
+            self._replayed = done, replayed = len(plain), game.state
+        differs = _first_difference(self.state, replayed)
+        if differs:
+            raise SaveError(f"cannot save this game: its {differs!r} is not what its history "
+                            "gives (the state was changed other than by Game.apply; a position "
+                            "built by hand is made with Game.from_position)")
+
+    @classmethod
+    def _bare(cls, state: GameState) -> "Game":
+        """A game around ``state`` with no record (a replay's scratch game)."""
+        game = object.__new__(cls)
+        game._wrap(state)
+        game._record(None, None)
+        return game
+
+    def _step(self, step: Step) -> "Game":
+        """Take one step of a history (``ttrlib.history``); the game it leaves (a chance step
+        makes a copy)."""
+        if isinstance(step, Resample):
+            return self.resample_hidden(step.seat, rng_from_state(step.rng))
+        if isinstance(step, Reseed):
+            return self.copy(rng_from_state(step.rng))
+        self.apply(step)
+        return self
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Game":
-        """Resume a game saved with ``to_json``; ``SaveError`` names what is wrong. Every field is
-        read and type-checked (``ttrlib.save``), then the whole game is checked by the same check
-        as every position (``ttrlib.validity``): nothing broken, and a legal action to go on."""
-        game = object.__new__(cls)
-        game._wrap(save.state_from_json(text))
-        problem = check_state(game)
+        """Resume a game saved with ``to_json``; ``SaveError`` names what is wrong.
+
+        Every field is read and type-checked (``ttrlib.save``); the start must be a valid
+        position (``validity.check_state``, the check of every position) made as its origin
+        makes one (``validity.start_problem``); then every step of the history is replayed
+        with the rules (``apply``: each must be legal). The game is what the replay gives:
+        nothing else of its state is read from the text."""
+        saved = save.read(text)
+        game = cls._bare(saved.start)
+        position = saved.origin == "position"  # E1: as from_position allows (validity)
+        problem = check_state(game, position=position) or start_problem(game, saved.origin)
         if problem:
-            raise SaveError(f"saved game: field {problem[0]!r}: {problem[1]}")
+            raise SaveError(f"saved game: field 'start.{problem[0]}': {problem[1]}")
+        game._begin(saved.origin)
+        for i, step in enumerate(saved.history):
+            try:
+                game = game._step(step)
+            except TTRError as exc:
+                raise SaveError(f"saved game: field 'history[{i}]': step {i} cannot be taken: "
+                                f"{exc}") from None
+        problem = check_state(game, position=position)
+        if problem:  # the rules keep every state valid: this would be a bug of the engine
+            raise SaveError(f"saved game: field 'history': it replays to a broken game: "
+                            f"{problem[0]!r}: {problem[1]}")
+        game._replayed = (len(game._history), game.state.copy())
         return game
 
     def __repr__(self) -> str:
         return (f"<Game {self.players} players, {self.phase.value}, {seat_name(self.to_move)} to "
                 f"move, turn {self.turns}>")
+
+
+def _check_players(players: Any) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
+        counts = " or ".join(str(n) for n in PLAYER_COUNTS)
+        raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {shown(players)}")
+
+
+def _setup_args(players: Any, seed: Any, board: Any) -> tuple[Board, np.random.Generator]:
+    """The board and the generator of ``Game.new`` and ``from_position``; a ``SetupError``
+    names a bad argument."""
+    _check_players(players)
+    if board is not None and not isinstance(board, Board):
+        raise SetupError(f"board: a Board (ttrlib.load_board, teaching_board), not {shown(board)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed < MAX_SEED):
+        raise SetupError(f"seed: None or a whole number from 0 to 2**256 - 1, not {shown(seed)}")
+    return board or teaching_board(), np.random.default_rng(None if seed is None else int(seed))
+
+
+def _cards_arg(value: Any, what: str) -> CardCounts:
+    """Cards given to ``from_position`` (``CardCounts`` or a colour -> count table)."""
+    if isinstance(value, CardCounts):
+        return value
+    # the types first: CardCounts quotes a bad value whole (a deeply nested one cannot be shown)
+    if not (isinstance(value, dict) and len(value) <= len(COLORS) and all(
+            isinstance(k, str) and isinstance(n, int) for k, n in value.items())):
+        raise SetupError(f"{what}: {shown(value)} is not a set of train cards, e.g. {{'red': 2}}")
+    try:
+        return CardCounts(value)
+    except (TypeError, ValueError):
+        raise SetupError(f"{what}: {shown(value)} is not a set of train cards") from None
+
+
+def _colour_arg(value: Any, what: str) -> Color:
+    """A card colour given to ``from_position`` (a ``Color`` or its name)."""
+    try:
+        if isinstance(value, str):  # Color.parse quotes a bad value whole: a string only
+            return Color.parse(value)
+    except ValueError:
+        pass
+    raise SetupError(f"{what}: {shown(value)} is not a train card colour")
+
+
+def _first_difference(state: GameState, other: GameState) -> str | None:
+    """The first field in which two states differ (generators by their state), or ``None``."""
+    for f in fields(GameState):
+        if f.name == "held":
+            continue
+        mine, theirs = getattr(state, f.name), getattr(other, f.name)
+        if f.name == "rng":
+            if rng_state(mine) != rng_state(theirs):
+                return f.name
+        elif mine is not theirs and mine != theirs:
+            return f.name
+    return None
 
 
 def _state_field(name: str) -> property:

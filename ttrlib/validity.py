@@ -19,6 +19,10 @@ phase); the fields of a pending decision (D1-D3 ``drawn``/``taken_slot``/``first
 cards now or at the last check, or the bounded resets ran out, as the log shows); E1 (the final round, passes, a game that is over); the event log; and
 last that a game not over has a legal action (``game.legal_actions()``).
 
+``start_problem(game, origin)`` checks more of the start of a saved game: that it is a deal as
+``Game.new`` makes one or a position as ``Game.from_position`` makes one, holding nothing a step
+of the game would have made (a saved game is its start and its history, ``ttrlib.save``).
+
 >>> from ttrlib import Game
 >>> game = Game.new(players=4, seed=3)
 >>> check_state(game) is None
@@ -88,6 +92,46 @@ def _problems(game: Any, position: bool) -> Iterator[Problem]:
     if game.phase is not Phase.OVER and not game.legal_actions():
         yield "phase", (f"the game is not over, yet seat {game.to_move} has no legal action in "
                         f"the {game.phase.value!r} phase")
+
+
+def start_problem(game: Any, origin: str) -> Problem | None:
+    """Is ``game`` (a valid state, by ``check_state``) a start as ``origin`` makes one: a deal of
+    ``Game.new`` (``"new"``) or a position of ``Game.from_position`` (``"position"``)? A saved
+    game is its start and its history (``ttrlib.save``): a start must hold nothing that a step
+    would have made, so the state a history replays to is explained by its log.
+
+    A deal: setup, seat A1 to choose first (T1), no choice made, the cards dealt (C4) and the
+    row turned up (C5), and a log that is the deal itself: its C5 resets, each of which
+    discarded a full row, then the setup. A position: a turn to play (it may be any seat's),
+    with an empty log, no turn played, no pending decision and no card known to other seats
+    (I1: nobody has seen any)."""
+    g = game
+    if origin == "new":
+        resets = len(g.events) - 1
+        expected = [Reset()] * resets + [Setup(players=g.players)]
+        if not 0 <= resets <= MAX_FACE_UP_RESETS or g.events != expected:
+            return "events", ("the log of a deal is its C5 resets and then the setup (C4, C5, "
+                              "T1), nothing else")
+        if g.phase is not Phase.SETUP_TICKETS or g.to_move != 0 or g.setup_choices:
+            return "phase", "a deal waits for seat A1's ticket choice, the first of the setup (T1)"
+        if None in g.face_up:
+            return "face_up", f"a deal turns up {FACE_UP} cards (C5)"
+        if len(g.discard) != FACE_UP * resets:
+            return "discard", (f"a deal discards only the rows of its {resets} C5 resets, "
+                               f"{FACE_UP * resets} cards, not {len(g.discard)}")
+        return None
+    if origin == "position":
+        fresh = (("events", not g.events, "a position has no log yet"),
+                 ("phase", g.phase is Phase.TURN, "a position waits for a turn to be played"),
+                 ("turns", g.turns == 0, "a position has no turn played yet"),
+                 ("known_in_hands", not any(g.known_hand), "no card of a position is known (I1)"),
+                 ("known_in_cardholders", not any(g.known_holder),
+                  "no card of a position is known (I1)"),
+                 ("passes_in_a_row", g.passes_in_a_row == 0, "nobody has passed in a position"),
+                 ("final_turns_left", g.final_turns_left is None,
+                  "the final round of a position is announced by its first turn (E1)"))
+        return next(((field, why) for field, ok, why in fresh if not ok), None)
+    return "origin", f"a game begins as a deal ('new') or a position, not {shown(origin)}"
 
 
 # Events told by nobody in particular; every other kind names the seat that acted.
