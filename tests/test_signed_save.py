@@ -83,12 +83,12 @@ def test_four_locomotives_dealt_by_hand_are_refused(key, tmp_path):
     path = tmp_path / "x.ttrsave"
     head, line, payload = path.read_text().split("\n", 2)
     data = json.loads(payload)
-    hand = [c for c, n in data["hands"][0].items() for _ in range(n)]
-    locos = [i for i, c in enumerate(data["draw_pile"]) if c == "locomotive"][:4]
+    hand = [c for c, n in data["start"]["hands"][0].items() for _ in range(n)]
+    locos = [i for i, c in enumerate(data["start"]["draw_pile"]) if c == "locomotive"][:4]
     assert len(hand) == len(locos) == 4
     for i, card in zip(locos, hand):
-        data["draw_pile"][i] = card
-    data["hands"][0] = {"locomotive": 4}
+        data["start"]["draw_pile"][i] = card
+    data["start"]["hands"][0] = {"locomotive": 4}
     forged = json.dumps(data)
     assert Game.from_json(forged).view(0).hand == CardCounts(locomotive=4)
     path.write_text(head + "\n" + line + "\n" + forged)
