@@ -33,7 +33,7 @@ LAYER_NAMES = [
     # 3: the vocabulary of the game: moves, and typed events (what happened), both plain data
     ["actions", "events"],
     # 4: the declared game state (plain data the rule families read and change)
-    ["state", "plain"],
+    ["state"],
     # 5: rule families (pure functions over a state), the tunnel reveal's chance object, and
     #    the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
@@ -44,12 +44,13 @@ LAYER_NAMES = [
     ["display.*", "maps"],
     # 7: the English text of the events, and a state as JSON
     ["narration", "save"],
-    # 8: the facade that dispatches actions to the rule families
-    ["game"],
+    # 8: the facade that dispatches actions to the rule families, and the plain (JSON) codec
+    #    of actions, views and events (it reads a seat's view back into the game's PlayerView)
+    ["game", "plain"],
     # 9: built on the engine: saving, sessions, exact odds, simulation, bots, experiments, and
     #    the package's public names
     ["ttrlib", "signed_save", "session", "odds", "simulate", "bots", "experiments",
-     "server.*"],
+     "server.*", "remote_session"],
     # 10: practice positions and the notebooks' helpers
     ["lessons.*"],
     # 11: the widgets, which use the lessons' practice positions (never the other way round)

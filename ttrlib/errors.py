@@ -101,3 +101,12 @@ class SetupError(_BoundedError):
 
 class ActionError(_BoundedError):
     """A malformed action in its plain (JSON) form: the message names the field."""
+
+
+class ViewError(_BoundedError):
+    """A seat's view, event or score sheet in plain (JSON) form that cannot be read back."""
+
+
+class TableError(_BoundedError):
+    """A class table (``ttrlib.server``) that refuses a request or cannot be reached: the
+    message says what to do (a wrong key, an unknown table, a server that does not answer)."""

@@ -21,13 +21,16 @@ def main(argv=None) -> None:
                         help="the address to listen on (default: this machine only)")
     parser.add_argument("--data", default="classroom-data",
                         help="the folder of the log, the records and the secrets")
+    parser.add_argument("--lessons", default="http://localhost:8866",
+                        help="the classroom app's address as learners reach it: the seats' "
+                             "links point there (default: http://localhost:8866)")
     parser.add_argument("--quiet", action="store_true", help="do not print the login link")
     args = parser.parse_args(argv)
     asyncio.run(serve(args))
 
 
 async def serve(args) -> None:
-    server = make_server(args.data)
+    server = make_server(args.data, args.lessons)
     app = make_app(server)
     app.listen(args.port, args.ip, max_body_size=MAX_BODY)
     host = "localhost" if args.ip in ("127.0.0.1", "0.0.0.0") else args.ip
