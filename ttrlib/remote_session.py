@@ -167,10 +167,15 @@ class RemoteSeatSession:
     # --- following the table -----------------------------------------------------------------
     def start(self, callback: Callable[[list[Event]], None]) -> None:
         """Follow the table from an asyncio task on the running loop; ``callback(events)`` runs
-        on that loop whenever the table moved on."""
+        on that loop whenever the table moved on. Without a running loop (a plain script) it
+        only keeps the callback: call ``poll()`` or ``refresh()`` yourself."""
         self._callback = callback
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
         if self._task is None or self._task.done():
-            self._task = asyncio.get_event_loop().create_task(self._follow())
+            self._task = loop.create_task(self._follow())
 
     def stop(self) -> None:
         if self._task is not None:

@@ -70,9 +70,12 @@ class LessonWidget(w.VBox):
     """
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
-                 seed: int | None = None, deal: Callable[[int], Game] | None = None):
+                 seed: int | None = None, deal: Callable[[int], Game] | None = None,
+                 session=None):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
-        if game is None:
+        if session is not None:  # a seat of a class table (ttrlib.remote_session), same interface
+            self.session = session
+        elif game is None:
             self.session = SeatSession.new(seed, seat, deal=deal, bots=bots)
         else:
             self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
@@ -148,6 +151,7 @@ class LessonWidget(w.VBox):
     def game_label_html(self) -> str:
         seed = self.session.seed
         text = f"game {seed}" if seed is not None else "a set position"
+        text = getattr(self.session, "label", text)  # a class table: "table 3f2a9c1b"
         return (f"<span class='ttr-game-no' title='The number of this deal: the same number "
                 f"deals the same game'>{html.escape(text)}</span>")
 
