@@ -167,7 +167,7 @@ class RemoteSeatSession:
     # --- following the table -----------------------------------------------------------------
     def start(self, callback: Callable[[list[Event]], None]) -> None:
         """Follow the table from an asyncio task on the running loop; ``callback(events)`` runs
-        on that loop whenever the table moved on. Without a running loop (a plain script) it
+        on that loop whenever the table moved on (``events``: the new public ones, maybe none). Without a running loop (a plain script) it
         only keeps the callback: call ``poll()`` or ``refresh()`` yourself."""
         self._callback = callback
         try:
@@ -183,8 +183,8 @@ class RemoteSeatSession:
             self._task = None
 
     async def poll(self) -> list[Event]:
-        """Wait (long-poll) for the next version; returns the new events (none if nothing
-        happened before the server's wait ran out)."""
+        """Wait (long-poll) for the next version; returns the new public events (none if the
+        server's wait ran out, or if the move was secret, such as a setup choice, T1)."""
         path = f"{self._path}?{self._query(after=self.version, since=len(self._events))}"
         status, data = await self._wait(path)
         return self._take(self._checked(status, data))
@@ -192,6 +192,7 @@ class RemoteSeatSession:
     async def _follow(self) -> None:
         failures = 0
         while not self.is_over:
+            before = self.version
             try:
                 new = await self.poll()
             except (TableError, IllegalMove) as exc:
@@ -200,7 +201,8 @@ class RemoteSeatSession:
                 failures += 1
                 continue
             failures, self.problem = 0, None
-            if new and self._callback is not None:
+            # a version may bring no public event (a setup choice stays secret, T1): redraw
+            if self.version > before and self._callback is not None:
                 try:
                     self._callback(new)
                 except Exception as exc:  # noqa: BLE001 - a drawing problem must not stop following
