@@ -167,8 +167,9 @@ class RemoteSeatSession:
     # --- following the table -----------------------------------------------------------------
     def start(self, callback: Callable[[list[Event]], None]) -> None:
         """Follow the table from an asyncio task on the running loop; ``callback(events)`` runs
-        on that loop whenever the table moved on (``events``: the new public ones, maybe none). Without a running loop (a plain script) it
-        only keeps the callback: call ``poll()`` or ``refresh()`` yourself."""
+        on that loop whenever the table moved on (``events``: the new public ones, maybe none).
+        Without a running loop (a plain script) it only keeps the callback: call ``poll()`` or
+        ``refresh()`` yourself."""
         self._callback = callback
         try:
             loop = asyncio.get_running_loop()

@@ -30,7 +30,7 @@ _WAITS = {
     Phase.CHOOSE_TICKETS: "chooses among drawn tickets (T2)",
     Phase.TUNNEL: "pays the tunnel's extra cards or takes the cards back (U2, U3)",
 }
-LOG_LINES = 12
+LOG_LINES = 10
 
 
 @dataclass(frozen=True)
@@ -76,16 +76,15 @@ def frame_html(board: Board, table: str, public: PublicView, events, new_from: i
     left = (f"<section class='tb-map'>{svg}<details><summary>The map in words</summary>"
             f"<p>{words}</p></details></section>")
     right = "".join([
-        _scores_html(board, scores) if scores else "",
+        _scores_html(scores) if scores else "",
+        _seats_html(p),
         _tunnel_html(board, p),
-        display.layout_html(
-            display.card_row_html(list(p.face_up), title="Face-up cards",
-                                  labels=[f"slot {i}" for i in range(len(p.face_up))]),
-            direction="row"),
+        "<div class='tb-table'>",
+        display.card_row_html(list(p.face_up), title="Face-up cards",
+                              labels=[f"slot {i}" for i in range(len(p.face_up))]),
         f"<div class='tb-piles'><span><b>{p.draw_pile_size}</b> in the draw pile</span>"
         f"<span><b>{len(p.discard)}</b> discarded</span>"
-        f"<span><b>{p.ticket_deck_size}</b> tickets in the deck</span></div>",
-        _seats_html(p),
+        f"<span><b>{p.ticket_deck_size}</b> tickets in the deck</span></div></div>",
         _log_html(events, new_from),
     ])
     return f"{head}<div class='tb-grid'>{left}<section class='tb-side'>{right}</section></div>"
@@ -94,8 +93,8 @@ def frame_html(board: Board, table: str, public: PublicView, events, new_from: i
 def _seats_html(p: PublicView) -> str:
     rows = []
     for team in range(p.players // 2):
-        rows.append(f"<tr class='tb-team'><th colspan='4'>{team_name(team)}: "
-                    f"{plural(p.cardholder_sizes[team], 'card')} in the cardholder, "
+        rows.append(f"<tr class='tb-team'><th colspan='4'>{team_name(team)} · cardholder: "
+                    f"{plural(p.cardholder_sizes[team], 'card')} · "
                     f"{plural(p.team_ticket_counts[team], 'shared ticket')}</th></tr>")
         for seat in (2 * team, 2 * team + 1):
             mark = " class='tb-move'" if seat == p.to_move and p.phase is not Phase.OVER else ""
@@ -129,7 +128,7 @@ def _log_html(events, new_from: int) -> str:
     return f"<div class='tb-log'><h2>What happened</h2><ol start='{start + 1}'>{items}</ol></div>"
 
 
-def _scores_html(board: Board, sheets) -> str:
+def _scores_html(sheets) -> str:
     e = html.escape
     head = "".join(f"<th>{team_name(s.team)}</th>" for s in sheets)
 
@@ -137,14 +136,15 @@ def _scores_html(board: Board, sheets) -> str:
         return f"<tr><td>{label}</td>" + "".join(f"<td class='tb-num'>{c}</td>" for c in cells)
 
     def tickets(s):
-        return "<br>".join(
+        return "<span class='tb-tickets'>" + "<br>".join(
             f"{'✓' if t.completed else '✗'} {e(t.cities[0])} - {e(t.cities[1])} "
-            f"({'+' if t.completed else '−'}{t.points})" for t in s.tickets)
+            f"({'+' if t.completed else '−'}{t.points})" for t in s.tickets) + "</span>"
 
     return ("<div class='tb-scores'><h2>Score sheet</h2><table>"
             f"<tr><th></th>{head}</tr>"
             + row("Routes (E2)", [s.route_points for s in sheets])
-            + row("Tickets (E3)", [s.ticket_points for s in sheets])
+            + row("Tickets (E3)", [f"{s.ticket_points} ({s.completed} of {len(s.tickets)} "
+                                   "done)" for s in sheets])
             + row("Asian Express (E4)", [s.asian_express for s in sheets])
             + row("Globetrotter (E5)", [s.globetrotter for s in sheets])
             + row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets])
@@ -166,9 +166,11 @@ body { margin: 0; padding: 0.6rem 1rem; }
   align-items: start; }
 @media (max-width: 1000px) { .tb-grid { grid-template-columns: 1fr; } }
 .tb-side { display: flex; flex-direction: column; gap: 0.6rem; }
-.tb-side .ttr-root { zoom: 1.35; }
-.tb-piles { display: flex; gap: 1.2rem; font-size: 1.2rem; flex-wrap: wrap; }
+.tb-table { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
+.tb-side .ttr-root { zoom: 1.2; }
+.tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.2rem; }
 .tb-piles b { font-size: 1.6rem; }
+.tb-tickets { font-size: 0.85rem; text-align: left; display: inline-block; }
 table { border-collapse: collapse; font-size: 1.2rem; }
 th, td { padding: 0.15rem 0.7rem; text-align: left; border-bottom: 1px solid #ccc; }
 .tb-num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -184,8 +186,9 @@ details { font-size: 0.9rem; }
 _SCRIPT = """
 const box = document.getElementById('frame'), at = document.getElementById('at');
 const base = location.pathname.replace(/\\/board$/, '/board/frame');
-let shown = -1, latest = -1, step = null;
-function paint(d) { box.innerHTML = d.html; shown = d.version; latest = d.latest;
+let shown = +box.dataset.version, latest = shown, step = null;
+function paint(d) { box.innerHTML = d.html; box.dataset.version = shown = d.version;
+  latest = d.latest;
   at.textContent = step === null ? 'live' : `step ${d.version} of ${d.latest}`; }
 async function follow() {
   for (;;) {
