@@ -1,8 +1,10 @@
 """``python -m ttrlib.server --port 8867 --data classroom-data``: run the class server.
 
 It listens on 127.0.0.1 unless ``--ip`` says otherwise: ``--ip 0.0.0.0`` lets learners' own
-devices reach their tables (and everyone on the network reach the pages; the API still asks for a
-seat's key or the teacher's token). It prints the teacher's login link and runs until stopped.
+devices reach their tables (and everyone on the network reach the pages: a table's board, the
+public view, is readable by whoever knows the table's 8-character id; the API still asks for a
+seat's key or the teacher's token). ``--lessons`` is the classroom app's address as learners
+reach it, where the seats' links point. It prints the teacher's login link and runs until stopped.
 """
 
 from __future__ import annotations
