@@ -28,7 +28,7 @@ from ..bots import GreedyBot
 from ..errors import TableError, TTRError, WrongPhase
 from ..experiments import PRESETS
 from ..game import Game
-from ..plain import PUBLIC_FIELDS, action_from_plain, public_to_plain, to_plain, view_to_plain
+from ..plain import action_from_plain, public_to_plain, to_plain, view_to_plain
 from ..seats import PLAYER_COUNTS, seat_name
 from . import db
 
@@ -154,12 +154,6 @@ def public_snapshot(table: Table, at: int | None = None) -> dict:
             "scores": to_plain(game.scores()) if game.is_over else None,
             "bots": {seat_name(s): b for s, b in enumerate(table.bots) if b},
             **_events(game.events, None, 0)}
-
-
-def public_values(game: Game) -> dict:
-    """The public fields of ``game``'s views as values (for the board page's pictures)."""
-    view = game.view(0)
-    return {name: getattr(view, name) for name in PUBLIC_FIELDS}
 
 
 def _events(events, seat: int | None, since: int) -> dict:
