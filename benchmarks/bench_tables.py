@@ -2,6 +2,7 @@
 
 Run:  .venv/bin/python benchmarks/bench_tables.py [--tables 6] [--moves 150] [--soak 2000]
                                                   [--kill-every 200] [--memory-tables 10]
+                                                  [--figures 123]
 
 1. **Latency.** ``--tables`` tables of 4 seats, each seat a client that long-polls its seat and,
    on its move, lets a ``GreedyBot`` choose from what it was sent and posts it (the clients run
@@ -301,10 +302,14 @@ def main(argv=None) -> None:
     p.add_argument("--soak", type=int, default=2000)
     p.add_argument("--kill-every", type=int, default=200)
     p.add_argument("--memory-tables", type=int, default=10)
+    p.add_argument("--figures", default="123", help="which figures to measure, e.g. 1 or 23")
     args = p.parse_args(argv)
-    figure_latency(args.tables, args.moves)
-    figure_soak(args.soak, args.kill_every)
-    figure_memory(args.memory_tables)
+    if "1" in args.figures:
+        figure_latency(args.tables, args.moves)
+    if "2" in args.figures:
+        figure_soak(args.soak, args.kill_every)
+    if "3" in args.figures:
+        figure_memory(args.memory_tables)
 
 
 if __name__ == "__main__":
