@@ -161,3 +161,22 @@ def test_a_wrong_key_an_unknown_table_or_no_server_is_a_table_error(server, tmp_
 
     with pytest.raises(TableError, match="does not answer"):
         RemoteSeatSession(f"http://127.0.0.1:{free_port()}", table["table"], "A1", "k")
+
+
+def test_lesson_08_sits_at_the_links_seat_or_says_what_to_do(server, monkeypatch):
+    from ttrlib.lessons import table as lesson
+
+    made = new_table(server, players=4, seed=15)
+    link = {"table": made["table"], "seat": "B1", "key": made["seats"]["B1"]["key"]}
+    seat = lesson.open_seat(link, server.url)
+    assert seat.session is not None and seat.session.seat == 2
+    assert f"You are B1 (Team B) at table {made['table']}" in seat.message
+    assert "Your teammate is B2" in seat.message
+    for params, words in (({}, "opens from that seat"), ({**link, "key": ""}, "opens from that"),
+                          ({**link, "key": "wrong"}, "does not open a seat"),
+                          ({**link, "table": "00000000"}, "does not open a seat")):
+        seat = lesson.open_seat(params, server.url)
+        assert seat.session is None and words in seat.message, params
+    monkeypatch.delenv(lesson.SERVER_ENV, raising=False)  # no class server in the environment
+    seat = lesson.open_seat(link)
+    assert seat.session is None and "not connected to a class server" in seat.message

@@ -125,6 +125,13 @@ def test_lesson_08_and_the_board_play_a_game_to_the_end(tmp_path):
         env = {"TTR_CLASS_SERVER": server.url}
         with h.classroom(tmp_path, folder=folder, env=env) as (base, _proc), \
                 h.browser() as browser:
+            # without a seat's link the lesson says what to do, and shows no game
+            bare = browser.new_context(viewport=SMALL).new_page()
+            bare.goto(f"{base}/voila/render/{LESSON}", timeout=LOAD_MS)
+            bare.wait_for_selector("text=Open the page from your link", timeout=LOAD_MS)
+            assert not bare.locator(".ttr-widget").count()
+            assert "Traceback" not in bare.inner_text("body")
+            bare.context.close()
             seat = browser.new_context(viewport=SMALL).new_page()
             seat.goto(f"{base}/voila/render/{LESSON}?table={tid}&seat=A1&key={keys['A1']}",
                       timeout=LOAD_MS)
