@@ -140,17 +140,19 @@ class RemoteSeatSession:
     def refresh(self) -> list[Event]:
         """Fetch the table now; returns the public events new to this session."""
         status, data = self._transport("GET", f"{self._path}?{self._query(since=len(self._events))}")
-        return self._take(self._checked(status, data))
+        return self._take(self._checked(status, data), newer_only=False)
 
-    def _take(self, body: dict) -> list[Event]:
-        """Keep what the server sent if it is newer than what we hold; the new events."""
-        if body["version"] <= self.version:
+    def _take(self, body: dict, newer_only: bool = True) -> list[Event]:
+        """Keep what the server sent; the new events. A long-poll's answer older than what a
+        move's answer brought meanwhile is dropped (``newer_only``); a fresh look at the table
+        is always kept (were the table ever behind us, the session follows it back)."""
+        if body["version"] == self.version or (newer_only and body["version"] < self.version):
             return []
         new = [event_from_plain(e) for e in body["event_data"]]
         # the body holds the log from the event this request asked for; the log only grows, so
         # events we already hold (a move's answer came in meanwhile) are the same ones
         skip = len(self._events) - (body["event_count"] - len(new))
-        if skip < 0:  # cannot happen with the server's answers; be safe and fetch everything
+        if skip < 0 or body["event_count"] < len(self._events):  # the log is not ours: reload
             status, body = self._transport("GET", f"{self._path}?{self._query()}")
             body = self._checked(status, body)
             new, skip, self._events = [event_from_plain(e) for e in body["event_data"]], 0, []
