@@ -51,10 +51,14 @@ VOILA_PORT ?= 8866
 CLASS_PORT ?= 8867
 CLASS_IP ?= 127.0.0.1
 CLASS_DATA ?= classroom-data
+# Where learners reach the lessons: the seats' links (lesson 08) point there. For learners on
+# other machines, this machine's address on the network, e.g. http://192.168.1.20:8866 .
+CLASS_LESSONS_URL ?= http://localhost:$(VOILA_PORT)
 CLASS_LESSON ?=
 CLASS_SIZE ?= 0
 classroom: $(STAMP)
-	@$(BIN)/python -m ttrlib.server --port $(CLASS_PORT) --ip $(CLASS_IP) --data "$(CLASS_DATA)" & \
+	@$(BIN)/python -m ttrlib.server --port $(CLASS_PORT) --ip $(CLASS_IP) --data "$(CLASS_DATA)" \
+	  --lessons "$(CLASS_LESSONS_URL)" & \
 	  server=$$!; trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
 	  cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" \
 	  TTR_CLASS_SERVER="http://127.0.0.1:$(CLASS_PORT)" \

@@ -32,7 +32,6 @@ from jupyter_core.utils import ensure_async
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from voila.handler import BaseVoilaHandler
 
-
 LEARNER_COOKIE = "ttr_learner"  # the name ttrlib.lessons.learner reads
 _LEARNER = re.compile(r"(^|;\s*)ttr_learner=[0-9a-f]{32}(;|$)")
 

@@ -45,12 +45,13 @@ LAYER_NAMES = [
     ["display.*", "maps"],
     # 7: the English text of the events, and a state as JSON
     ["narration", "save"],
-    # 8: the facade that dispatches actions to the rule families
-    ["game"],
+    # 8: the facade that dispatches actions to the rule families, and the reading back of a
+    #    seat's plain view, events and score sheets (it builds the game's PlayerView)
+    ["game", "plain_views"],
     # 9: built on the engine: saving, sessions, exact odds, simulation, bots, experiments, and
     #    the package's public names
     ["ttrlib", "signed_save", "session", "deals", "odds", "simulate", "bots", "experiments",
-     "server.*"],
+     "server.*", "remote_session"],
     # 10: practice positions and the notebooks' helpers
     ["lessons.*"],
     # 11: the widgets, which use the lessons' practice positions (never the other way round)

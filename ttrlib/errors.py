@@ -112,3 +112,12 @@ class ArgumentError(_BoundedError):
     """An argument of a library call that names nothing in this game (a seat that is not there,
     a route that is not on the board, a generator that is not one): the message names the
     argument."""
+
+
+class ViewError(_BoundedError):
+    """A seat's view, event or score sheet in plain (JSON) form that cannot be read back."""
+
+
+class TableError(_BoundedError):
+    """A class table (``ttrlib.server``) that refuses a request or cannot be reached: the
+    message says what to do (a wrong key, an unknown table, a server that does not answer)."""

@@ -8,6 +8,9 @@ and the golden playthroughs.
 ``to_plain`` writes any of these; ``action_from_plain`` reads an action back and refuses anything
 else with an ``ActionError`` naming the field (a client's typo must never reach the rules as a
 foreign exception). Whether the action is *legal* is the rules' question, not the codec's.
+``public_to_plain`` is the part of a view every seat sees alike (the teacher's board).
+Reading a view, an event or a score sheet back is ``ttrlib.plain_views`` (above the game, whose
+``PlayerView`` it builds); this module stays below the state, so that saves can use it.
 
 >>> from ttrlib import actions as act
 >>> to_plain(act.Claim("R01", hand={"red": 2}))
@@ -27,6 +30,7 @@ from enum import Enum
 from typing import Any
 
 from . import actions as act
+from .board import MAX_NAME as _MAX_NAME  # one bound for every id (the loader's)
 from .cards import CardCounts, Color
 from .errors import ActionError, shown
 
@@ -36,7 +40,6 @@ ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (
     act.DrawTickets, act.ShareTickets, act.Pass)}
 _CARD_FIELDS = {"hand", "cardholder", "teammate"}
 _MAX_IDS = 16  # more ticket ids than any offer (T1: 5) is junk, refused before it is read
-_MAX_NAME = 64  # a route or ticket id longer than this names nothing on any board
 
 
 def to_plain(value: Any) -> Any:
@@ -126,3 +129,17 @@ def _cards(where: str, value: Any) -> CardCounts:
             raise ActionError(f"{where}.{c.value}: a count of 0-200 cards, not {shown(n)}")
         counts[c] = n
     return CardCounts(counts)
+
+
+#: The fields of a ``PlayerView`` every seat sees alike: the public view (the teacher's board).
+#: Anything one seat holds privately (its hand, tickets, team cardholder, offer, drawn card, what
+#: it knows of others' hands) differs between seats and is left out (I1); a test checks that
+#: each of these fields is the same in every seat's view at every step of whole games.
+PUBLIC_FIELDS = ("players", "phase", "to_move", "face_up", "discard", "draw_pile_size",
+                 "ticket_deck_size", "claimed", "trains", "hand_sizes", "ticket_counts",
+                 "team_ticket_counts", "cardholder_sizes", "tunnel", "final_round")
+
+
+def public_to_plain(view: Any) -> dict:
+    """The public part of a seat's view (``PUBLIC_FIELDS``), in plain form."""
+    return {name: to_plain(getattr(view, name)) for name in PUBLIC_FIELDS}

@@ -1,4 +1,4 @@
-"""The lesson catalogue: the lessons 00-07 with their files, titles, rules, times and goals.
+"""The lesson catalogue: the lessons 00-08 with their files, titles, rules, times and goals.
 
 The data lives in ``catalog.toml`` beside this module (and the teacher's guides in ``guides.toml``);
 README's lesson table, lesson 00 and the teacher's guide quote it, so there is one set of lesson
@@ -6,7 +6,7 @@ times everywhere. Reading is validated: a malformed file raises ``CatalogError``
 the lesson and the field.
 
 >>> [lesson.id for lesson in lessons()]
-['00', '01', '02', '03', '04', '05', '06', '07']
+['00', '01', '02', '03', '04', '05', '06', '07', '08']
 >>> lesson("03").title
 'Claiming routes'
 """

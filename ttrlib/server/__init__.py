@@ -10,5 +10,8 @@ in WAL mode (the standard library), the server the only writer.
   the lessons and prints the teacher's login link);
 - ``ttrlib.server.auth``: the teacher's token and the class secret (files in the data folder);
 - ``ttrlib.server.db``: the SQLite store, each module migrating its own tables;
-- ``ttrlib.server.app``: the tornado application made of each module's routes.
+- ``ttrlib.server.app``: the tornado application made of each module's routes;
+- ``ttrlib.server.tables``: the class's tables (``table_store``: games and their logs, seats'
+  keys, bots; ``table_api``: the JSON API; ``table_pages`` and ``board_page``: the board a
+  teacher projects and the teacher's page of tables).
 """

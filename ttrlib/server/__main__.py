@@ -1,8 +1,10 @@
 """``python -m ttrlib.server --port 8867 --data classroom-data``: run the class server.
 
 It listens on 127.0.0.1 unless ``--ip`` says otherwise: ``--ip 0.0.0.0`` lets learners' own
-devices reach their tables (and everyone on the network reach the pages; the API still asks for a
-seat's key or the teacher's token). It prints the teacher's login link and runs until stopped.
+devices reach their tables (and everyone on the network reach the pages: a table's board, the
+public view, is readable by whoever knows the table's 8-character id; the API still asks for a
+seat's key or the teacher's token). ``--lessons`` is the classroom app's address as learners
+reach it, where the seats' links point. It prints the teacher's login link and runs until stopped.
 """
 
 from __future__ import annotations
@@ -21,13 +23,16 @@ def main(argv=None) -> None:
                         help="the address to listen on (default: this machine only)")
     parser.add_argument("--data", default="classroom-data",
                         help="the folder of the log, the records and the secrets")
+    parser.add_argument("--lessons", default="http://localhost:8866",
+                        help="the classroom app's address as learners reach it: the seats' "
+                             "links point there (default: http://localhost:8866)")
     parser.add_argument("--quiet", action="store_true", help="do not print the login link")
     args = parser.parse_args(argv)
     asyncio.run(serve(args))
 
 
 async def serve(args) -> None:
-    server = make_server(args.data)
+    server = make_server(args.data, args.lessons)
     app = make_app(server)
     app.listen(args.port, args.ip, max_body_size=MAX_BODY)
     host = "localhost" if args.ip in ("127.0.0.1", "0.0.0.0") else args.ip

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import tornado.web
 
-from . import auth, db
+from . import auth, db, tables
 
 #: The modules whose ``routes(server)`` make the application (each owns its pages and tables).
-ROUTE_MODULES = [auth]
+ROUTE_MODULES = [auth, tables]
 
 MAX_BODY = 64 * 1024  # no request body of the API is larger (an action is a few hundred bytes)
 
@@ -25,14 +25,16 @@ class Server:
     class_secret: str
     #: (address, words) of the pages listed on the teacher's room page
     teacher_links: list = field(default_factory=list)
+    #: where the classroom app (Voila) serves the lessons: the seats' links point there
+    lessons_url: str = "http://localhost:8866"
 
 
-def make_server(data_dir: str | Path) -> Server:
+def make_server(data_dir: str | Path, lessons_url: str = "http://localhost:8866") -> Server:
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
     return Server(data, db.connect(data / db.DB_NAME),
                   auth.secret_file(data, auth.TEACHER_TOKEN),
-                  auth.secret_file(data, auth.CLASS_SECRET))
+                  auth.secret_file(data, auth.CLASS_SECRET), lessons_url=lessons_url)
 
 
 def make_app(server: Server) -> tornado.web.Application:

@@ -80,11 +80,13 @@ class LessonWidget(w.VBox):
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
                  seed: int | None = None, deal: Callable[[int], Game] | None = None,
-                 players: int = 4):
+                 players: int = 4, session=None):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         problem = None
         try:
-            if game is None:  # players: game 7 for 6 players is another deal than for 4
+            if session is not None:  # a seat of a class table (ttrlib.remote_session)
+                self.session = session
+            elif game is None:  # players: game 7 for 6 players is another deal than for 4
                 self.session = SeatSession.new(seed, seat, players=players, deal=deal, bots=bots)
             else:
                 self.session = SeatSession(game, seat, bots=bots, seed=seed, deal=deal)
@@ -164,9 +166,12 @@ class LessonWidget(w.VBox):
         """Forget everything about the old game (subclasses close their replaced controls)."""
 
     def game_label_html(self) -> str:
-        name = self.session.game_name
+        table = getattr(self.session, "label", None)  # a class table: "table 3f2a9c1b"
+        name = table or self.session.game_name
         if name is None:
             text, title = "a set position", "A position set up by the lesson"
+        elif table:
+            text, title = name, "The class table you sit at"
         elif self.session.seed is not None:
             text, title = name, ("The number of this game: on this server the same number "
                                  "deals the same game")

@@ -173,11 +173,13 @@ class TeamGame(LessonWidget):
     """
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, players: int = 4,
-                 seed: int | None = None, bots=None, deal=None, save_folder=None):
+                 seed: int | None = None, bots=None, deal=None, save_folder=None,
+                 session=None):
         from ..session import new_game
 
         deal = deal or (lambda s: new_game(s, players))
-        super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players)
+        super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players,
+                         session=session)
         self.save_folder = save_folder
         self._rendering = False
         self.step = w.HTML()
@@ -236,8 +238,26 @@ class TeamGame(LessonWidget):
             label("<b>Save / load</b> (kept on the server, signed: a changed file is refused)"),
             w.HBox([self.save_slot, self.save_button, self.load_button]),
         ]
+        if getattr(self.session, "remote", False):
+            self._at_a_table()
         self.session.play_setup()
         self.render()
+
+    def _at_a_table(self) -> None:
+        """A seat of a class table (lesson 08): the other seats play at their own screens and
+        the class server keeps the game, so no "Let the others play", no New game and no
+        Save / Load (the rows after the log); the screen follows the table by itself."""
+        self.others.layout.display = "none"
+        self.new_game_button.layout.display = "none"
+        self.children = self.children[:self.children.index(self.history) + 1]
+        self.session.start(self.table_moved)
+
+    def table_moved(self, events) -> None:
+        """The class table moved on (another seat played): draw it again and say what happened."""
+        self.render()
+        news = " ".join(t.rstrip(".") + "." for t in narration.lines(events, self.seat))
+        if news:
+            self.say(news, "info")
 
     # --- helpers -----------------------------------------------------------------------------
     def reset(self) -> None:
@@ -256,8 +276,9 @@ class TeamGame(LessonWidget):
     def _my_move(self) -> bool:
         view = self.view()
         if not self.session.is_over and not view.my_turn:
-            self.say(f"It is {seat_name(view.to_move)}'s move, not yours: press "
-                     f"'{self.others.description}'.")
+            wait = ("wait until they have played" if getattr(self.session, "remote", False)
+                    else f"press '{self.others.description}'")
+            self.say(f"It is {seat_name(view.to_move)}'s move, not yours: {wait}.")
             return False
         return True
 
@@ -531,6 +552,9 @@ class TeamGame(LessonWidget):
         if self.session.is_over:
             return ("The game is over: the score sheet is at the top of the game, right under "
                     "this line.")
+        if not view.my_turn and getattr(self.session, "remote", False):
+            return (f"{seat_name(view.to_move)} is to move. This screen changes by itself when "
+                    "they have played.")
         if not view.my_turn:
             return (f"{seat_name(view.to_move)} is to move. Press '{self.others.description}' "
                     "to let the bots play until your next move.")

@@ -1,0 +1,109 @@
+"""The team game over a class table holds only the seat's view (rule I1; issue 19, item 3).
+
+The widget-secrets redeal of ``test_widget_secrets.py``, over a ``RemoteSeatSession``: at many
+moments of a game at a class table, the server's game is swapped for a copy in which everything
+the seat cannot see is dealt anew (``Game.resample_hidden``), the session fetches the table again
+and the widget is drawn again. Every live widget model must stay the same, and so must
+everything the kernel's session holds: the kernel depends only on the seat's view.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from ipywidgets.widgets.widget import Widget
+from table_fakes import InProcess
+from test_widget_secrets import first_difference, registry_states
+
+from ttrlib import Phase
+from ttrlib.widgets import TeamGame
+
+PRIVATE_PARTS = ("_transport", "_wait", "_task", "_callback")  # the session's machinery
+
+
+@pytest.fixture(autouse=True)
+def empty_registry():
+    Widget.close_all()
+    yield
+    Widget.close_all()
+
+
+def holdings(session) -> str:
+    """Everything the session keeps (what reaches the kernel from the server)."""
+    return repr(sorted((k, repr(v)) for k, v in vars(session).items() if k not in PRIVATE_PARTS))
+
+
+def reload(session) -> None:
+    """Make the session fetch the table as if it were new (the version did not change)."""
+    session.version = -1
+    session._events = []
+    session.refresh()
+
+
+def same_after_redeal(widget, table, rng) -> int:
+    """Redeal the server's game twice; the widget's models and the session's holdings must not
+    change. Returns how many redeals changed the game at all (the check has teeth)."""
+    session = widget.session
+    real = table.game
+    widget.render()
+    models, kept = registry_states(), holdings(session)
+    changed = 0
+    try:
+        for _ in range(2):
+            other = real.resample_hidden(session.seat, rng)
+            changed += other.to_json() != real.to_json()
+            table.game = other
+            table.cache.clear()
+            reload(session)
+            widget.render()
+            assert registry_states() == models, first_difference(models, registry_states())
+            assert holdings(session) == kept
+    finally:
+        table.game = real
+        table.cache.clear()
+        reload(session)
+        widget.render()
+    return changed
+
+
+def test_the_team_game_at_a_class_table_depends_only_on_the_seat(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 21, {"A2": "greedy", "B1": "greedy", "B2": "greedy"})
+    g = TeamGame(session=fake.session(table, 0))
+    assert g.game_label.value.count(f"table {table.id}")
+    assert g.others.layout.display == "none" and g.new_game_button.layout.display == "none"
+    assert not [c for c in g.children if getattr(c, "description", "") == "Save"]
+    rng = np.random.default_rng(3)
+    changed = same_after_redeal(g, table, rng)
+    offer = list(g.chooser.tickets)
+    for box, tid in zip(g.chooser.boxes, offer):
+        box.value = tid in offer[:3]
+    g.chooser.share_choice.value = offer[0]
+    g.chooser.confirm.click()
+    for _step in range(40):
+        if g.session.is_over:
+            break
+        changed += same_after_redeal(g, table, rng)
+        view = g.view()
+        assert view.my_turn, "the server's bots play every other seat at once"
+        if view.phase is Phase.TURN:
+            payable = [rid for label, rid in g.route.options if label.startswith("✓")]
+            if payable:
+                g.route.value = payable[0]
+                changed += same_after_redeal(g, table, rng)
+                g.claim_button.click()
+            else:
+                g.deck.click()
+        elif view.phase is Phase.PLACE_CARD:
+            g.to_hand.click()
+        elif view.phase is Phase.SECOND_CARD:
+            g.deck.click()
+        elif view.phase is Phase.TUNNEL:
+            (g.pay_button if g.tunnel_payment.options else g.withdraw_button).click()
+        elif view.phase is Phase.CHOOSE_TICKETS:
+            g.chooser.boxes[0].value = True
+            g.chooser.share_choice.value = g.chooser.tickets[0]
+            g.chooser.confirm.click()
+        assert "went wrong" not in g.message_text
+    assert changed > 20
+    assert table.version > 60  # the game went on: the learner's moves and the bots'

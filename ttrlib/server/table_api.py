@@ -1,0 +1,227 @@
+"""The tables' JSON API: how the lesson's kernels, and any other client, sit at a table.
+
+- ``POST /api/tables`` (the teacher: ``Authorization: Bearer <token>``) with
+  ``{"players": 4, "seed": 42, "bots": ["B2"]}`` (seed and bots optional; ``bots`` may also map
+  seats to strategy presets, ``{"B2": "odds-aware"}``) gives ``201 {"table": ID, "seats":
+  {"A1": {"key": K, "link": URL}, ...}, "board": "/tables/ID/board"}``.
+- ``GET /api/tables/ID/seats/A1?key=K&after=N&since=E`` gives the seat's ``version``, ``view``
+  (``ttrlib.plain.view_to_plain``), ``legal`` (empty unless it is the seat's move), ``events``
+  (the public log narrated, from event ``E`` on; ``event_data`` the same events in plain form,
+  ``event_count`` how many there are), ``turns``, ``bot`` (the preset playing the seat, or
+  null) and ``scores`` once the game is over. With ``after=N`` it waits (up to ``LONG_POLL_S``)
+  while the version is still ``N``.
+- ``POST /api/tables/ID/seats/A1/actions?key=K`` with an action in plain form gives
+  ``200 {"version": V}``; an illegal one ``409 {"rule": ..., "reason": ...}`` and changes
+  nothing; a malformed one ``400`` naming the field; a wrong key ``403``; an unknown table or
+  seat ``404``; a body over ``app.MAX_BODY`` is refused by the server before it is read.
+- ``GET /api/tables/ID/public?after=N`` gives the public view (what every seat sees alike), the
+  narrated log and, at the end, the score sheets; ``at=n`` the same at version ``n``.
+- The teacher also has ``GET /api/tables`` (the class's tables), ``GET /api/tables/ID/log``
+  (the seed and every action: the whole game) and ``POST /api/tables/ID/seats/A1/bot`` with
+  ``{"bot": "greedy"}`` (hand the seat to a bot) or ``{"bot": null}`` (back to its learner).
+
+No error body quotes more than a short, cut piece of what it was sent (``errors.shown``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from urllib.parse import quote
+
+import tornado.ioloop
+
+from ..errors import ActionError, IllegalMove, clip
+from ..experiments import PRESETS
+from ..plain import action_from_plain, to_plain
+from ..seats import seat_name
+from .auth import Handler
+from .table_store import DEFAULT_BOT, MAX_SEED, Refusal, public_snapshot, seat_body
+
+LONG_POLL_S = 25.0  # a waiting request returns after this long even if nothing happened
+LESSON = "08-play-at-a-table.ipynb"
+MAX_REASON = 300  # characters of a refusal's reason
+
+
+def answers(method):
+    """Turn the tables' errors into short JSON answers: ``Refusal`` its status,
+    ``IllegalMove`` 409 with the rule and the reason, ``ActionError`` 400 naming the field."""
+
+    @functools.wraps(method)
+    async def wrapped(self, *args, **kwargs):
+        try:
+            await method(self, *args, **kwargs)
+        except Refusal as exc:
+            self.json(exc.status, {"error": clip(str(exc), MAX_REASON)})
+        except IllegalMove as exc:
+            self.json(409, {"rule": exc.rule, "reason": clip(exc.reason, MAX_REASON)})
+        except ActionError as exc:
+            self.json(400, {"error": clip(str(exc), MAX_REASON)})
+
+    return wrapped
+
+
+def seat_link(lessons_url: str, table: str, seat: str, key: str) -> str:
+    """The address a learner opens: lesson 08 in the classroom app, at this seat."""
+    return (f"{lessons_url.rstrip('/')}/voila/render/{LESSON}?table={quote(table)}"
+            f"&seat={quote(seat)}&key={quote(key)}")
+
+
+class TablesHandler(Handler):
+    def initialize(self, store, lessons_url: str) -> None:
+        self.store = store
+        self.lessons_url = lessons_url
+
+    def body_json(self):
+        try:
+            return json.loads(self.request.body or b"null")
+        except ValueError:
+            raise Refusal(400, "the body is not JSON") from None
+
+    def int_arg(self, name: str, default, limit: int = 10**9):
+        text = self.get_query_argument(name, None)
+        if text is None:
+            return default
+        if not text.isdigit() or len(text) > 10 or int(text) > limit:
+            raise Refusal(400, f"{name}: a whole number, not {text[:20]!r}")
+        return int(text)
+
+    def seat(self, tid: str, name: str):
+        """The table and seat number of the address, once the seat's key is checked."""
+        table = self.store.get(tid)
+        seat = table.seat_of(name)
+        table.check_key(seat, self.get_query_argument("key", None))
+        return table, seat
+
+    def teacher_table(self, tid: str):
+        self.require_teacher()
+        return self.store.get(tid)
+
+    def closed(self) -> bool:
+        """The client left while it waited: there is nobody to answer."""
+        return self.request.connection.stream is None or self.request.connection.stream.closed()
+
+    def links(self, table) -> dict:
+        return {seat_name(s): {"key": table.keys[s], "bot": table.bots[s],
+                               "link": seat_link(self.lessons_url, table.id, seat_name(s),
+                                                 table.keys[s])}
+                for s in range(table.players)}
+
+
+class CreateTable(TablesHandler):
+    @answers
+    async def post(self) -> None:
+        self.require_teacher()
+        players, seed, bots = read_new_table(self.body_json())
+        table = self.store.create(players, seed, bots)
+        self.json(201, {"table": table.id, "seats": self.links(table),
+                        "board": f"/tables/{table.id}/board"})
+
+    @answers
+    async def get(self) -> None:
+        self.require_teacher()
+        self.json(200, {"tables": [
+            {"table": t.id, "players": t.players, "version": t.version,
+             "over": t.game.is_over, "seats": self.links(t)} for t in self.store.tables.values()]})
+
+
+def read_new_table(body) -> tuple[int, int | None, dict]:
+    """``(players, seed, {seat: preset})`` of a new table's body; ``Refusal`` 400 names the
+    field that is wrong."""
+    if not isinstance(body, dict):
+        raise Refusal(400, 'the body is an object such as {"players": 4}')
+    extra = sorted(str(k)[:20] for k in body if k not in ("players", "seed", "bots"))
+    if extra:
+        raise Refusal(400, f"no field {extra[0]!r} (players, seed, bots)")
+    players = body.get("players", 4)
+    if type(players) is not int or players not in (4, 6):
+        raise Refusal(400, "players: 4 or 6 (C2)")
+    seed = body.get("seed")
+    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
+        raise Refusal(400, f"seed: a whole number from 0 to {MAX_SEED}")
+    names = {seat_name(s) for s in range(players)}
+    given = body.get("bots") or []
+    if isinstance(given, list):
+        given = {name: DEFAULT_BOT for name in given}
+    if not isinstance(given, dict) or len(given) > players:
+        raise Refusal(400, "bots: a list of seats such as [\"B2\"], or {seat: preset}")
+    bots = {}
+    for name, preset in given.items():
+        if name not in names:
+            raise Refusal(400, f"bots: no seat {str(name)[:8]!r} at a {players}-player table")
+        if preset not in PRESETS:
+            raise Refusal(400, f"bots.{name}: one of {', '.join(PRESETS)}")
+        bots[name] = preset
+    return players, seed, bots
+
+
+class SeatState(TablesHandler):
+    @answers
+    async def get(self, tid: str, name: str) -> None:
+        table, seat = self.seat(tid, name)
+        after = self.int_arg("after", None)
+        since = self.int_arg("since", 0)
+        if after is not None:
+            await self.store.wait(table, after, LONG_POLL_S)
+            if self.closed():
+                return
+        self.json(200, seat_body(table, seat, since))
+
+
+class SeatAction(TablesHandler):
+    @answers
+    async def post(self, tid: str, name: str) -> None:
+        table, seat = self.seat(tid, name)
+        action = action_from_plain(self.body_json())
+        version = self.store.move(table, seat, action)
+        self.json(200, {"version": version})
+        # the bots answer after the learner has their answer
+        tornado.ioloop.IOLoop.current().add_callback(self.store.play_bots, table)
+
+
+class PublicState(TablesHandler):
+    @answers
+    async def get(self, tid: str) -> None:
+        table = self.store.get(tid)
+        at = self.int_arg("at", None)
+        if at is not None and at > table.version:
+            raise Refusal(404, f"at: the table is at version {table.version}")
+        after = self.int_arg("after", None)
+        if after is not None and at is None:
+            await self.store.wait(table, after, LONG_POLL_S)
+            if self.closed():
+                return
+        self.json(200, public_snapshot(table, at))
+
+
+class TableLog(TablesHandler):
+    @answers
+    async def get(self, tid: str) -> None:
+        table = self.teacher_table(tid)
+        self.json(200, {"table": table.id, "players": table.players, "seed": table.seed,
+                        "version": table.version, "actions": to_plain(table.actions)})
+
+
+class SeatBot(TablesHandler):
+    @answers
+    async def post(self, tid: str, name: str) -> None:
+        table = self.teacher_table(tid)
+        seat = table.seat_of(name)
+        body = self.body_json()
+        if not isinstance(body, dict) or set(body) != {"bot"}:
+            raise Refusal(400, 'the body is {"bot": "greedy"} or {"bot": null}')
+        self.store.set_bot(table, seat, body["bot"])
+        self.json(200, {"seat": name, "bot": table.bots[seat], "version": table.version})
+
+
+def routes(store, lessons_url: str) -> list:
+    args = {"store": store, "lessons_url": lessons_url}
+    seat = r"/api/tables/([0-9a-f]{1,16})/seats/([A-C][12])"
+    return [
+        (r"/api/tables", CreateTable, args),
+        (seat, SeatState, args),
+        (seat + r"/actions", SeatAction, args),
+        (seat + r"/bot", SeatBot, args),
+        (r"/api/tables/([0-9a-f]{1,16})/public", PublicState, args),
+        (r"/api/tables/([0-9a-f]{1,16})/log", TableLog, args),
+    ]
