@@ -770,7 +770,9 @@ def walk_through(edges) -> list[str]:
 
 def program(edges) -> int:
     """The integer program alone, without the closed forms and the search in front of it."""
-    return sum(w for _, _, w in network._heaviest_trail_routes(edges))
+    taken, length = network._program_trail(edges)
+    assert length == sum(w for _, _, w in taken)
+    return length
 
 
 def search(edges) -> int:
@@ -856,7 +858,7 @@ def test_every_exact_method_matches_the_subset_brute_force(edges):
     assert search(edges) == expected
     assert search(network._suppress_degree_two(edges)) == expected  # joining changes nothing
     if edges:
-        taken = network._heaviest_trail_routes(edges)
+        taken, _ = network._program_trail(edges)
         walk_through(taken)  # the program's routes are one continuous path
         assert sum(w for _, _, w in taken) == expected
 
@@ -975,7 +977,7 @@ def test_the_teaching_board_fully_owned():
     # not depend on the order the routes come in.
     board = teaching_board()
     edges = [(r.a, r.b, r.length) for r in board.routes]
-    taken = network._heaviest_trail_routes(edges)
+    taken, _ = network._program_trail(edges)
     assert len(walk_through(taken)) == len(taken) + 1
     assert longest_trail(edges[::-1]) == sum(w for _, _, w in taken)
 
