@@ -39,7 +39,7 @@ Table = tuple[float, float, float]  # a branch's best length with 0, 1, 2 trail 
 
 SEARCH_BUDGET = 20_000  # walk() calls before the bounded search gives up for the integer program
 LOCAL_PARITY_MAX_DEGREE = 8  # list a city's 2**degree parity inequalities only up to this degree
-ENUMERATE_MAX_ROUTES = 12  # a block of at most this many routes is solved by trying every subset
+FRONTIER_MAX_WIDTH = 5  # a block with an order this narrow is solved by _frontier_block
 
 
 def longest_trail(edges: Iterable[Edge]) -> int:
@@ -81,6 +81,9 @@ def _piece_trail(edges: list[Edge]) -> int:
     blocks = _blocks(edges)
     if len(blocks) > 1:
         return _block_tree_trail(edges, blocks)
+    order = _narrow_order(edges, FRONTIER_MAX_WIDTH)
+    if order is not None:
+        return int(_frontier_block(edges, {}, None, order)[0])
     found = _bounded_search(edges, SEARCH_BUDGET)
     if found is not None:
         return found
@@ -216,47 +219,51 @@ def _blocks(edges: list[Edge]) -> list[list[int]]:
 def _block_tree_trail(edges: list[Edge], blocks: list[list[int]]) -> int:
     """Longest trail of a connected piece of several blocks, by tables up the block-cut tree.
 
-    Rooted at the largest block (solved once, with no table to pass up). A trail's blocks form a
-    subtree; its highest point is a block (the trail is found when that block is solved alone
-    with the tables below it) or a cut city (found from that city's combined table)."""
-    cities = [{c for i in block for c in edges[i][:2]} for block in blocks]
+    Rooted at the largest block left to the integer program, if any (the root is solved once,
+    with no table to pass up), else at the largest block. A trail's blocks form a subtree; its
+    highest point is a block (the trail is found when that block is solved with the tables
+    below it) or a cut city (found from that city's combined table)."""
+    routes = [[edges[i] for i in block] for block in blocks]
+    orders = [_narrow_order(r, FRONTIER_MAX_WIDTH) for r in routes]
+    cities = [{c for a, b, _ in r for c in (a, b)} for r in routes]
     blocks_at: dict[str, list[int]] = {}
     for b, inside in enumerate(cities):
         for c in inside:
             blocks_at.setdefault(c, []).append(b)
-    root = max(range(len(blocks)), key=lambda b: len(blocks[b]))
+    root = max(range(len(blocks)), key=lambda b: (orders[b] is None, len(blocks[b])))
     parent: dict[int, str | None] = {root: None}
     below: dict[int, dict[str, list[int]]] = {}
-    order = [root]
-    for b in order:  # grows while read: breadth first from the root
+    downwards = [root]
+    for b in downwards:  # grows while read: breadth first from the root
         below[b] = {}
         for c in cities[b]:
             if c != parent[b] and len(blocks_at[c]) > 1:
                 below[b][c] = [d for d in blocks_at[c] if d != b]
                 for d in below[b][c]:
                     parent[d] = c
-                    order.append(d)
+                    downwards.append(d)
     tables: dict[int, Table] = {}
     branch_length: dict[int, int] = {}
     best = 0
-    big = []  # (block, tables below) of blocks too big to enumerate, whose best trail waits
-    for b in reversed(order):
-        routes = [edges[i] for i in blocks[b]]
-        branch_length[b] = sum(w for _, _, w in routes) + sum(
+    wide = []  # (block, tables below) of blocks left to the integer program: their best waits
+    for b in reversed(downwards):
+        branch_length[b] = sum(w for _, _, w in routes[b]) + sum(
             branch_length[d] for ds in below[b].values() for d in ds)
         combined = {c: _combine(tables[d] for d in ds) for c, ds in below[b].items()}
         for table in combined.values():
             best = max(best, *table)  # trails whose highest point is that cut city
-        if len(routes) <= ENUMERATE_MAX_ROUTES:
-            top, tables[b] = _enumerate_block(routes, combined, parent[b])
+        order = orders[b]
+        if order is not None:
+            top, tables[b] = _frontier_block(routes[b], combined, parent[b], order)
             best = max(best, top)
         else:
             if parent[b] is not None:
-                tables[b] = tuple(_program_value(routes, combined, parent[b], k) for k in range(3))
-            big.append((b, combined))
-    for b, combined in reversed(big):  # the root first: a branch too light to beat
-        if branch_length[b] > best:  # what is found already is skipped
-            best = max(best, _program_value([edges[i] for i in blocks[b]], combined))
+                tables[b] = tuple(_program_value(routes[b], combined, parent[b], k)
+                                  for k in range(3))
+            wide.append((b, combined))
+    for b, combined in reversed(wide):  # the root first: a branch too light to beat what is
+        if branch_length[b] > best:  # found already is skipped
+            best = max(best, _program_value(routes[b], combined))
     return int(best)
 
 
@@ -270,66 +277,135 @@ def _combine(tables: Iterable[Table]) -> Table:
     return total
 
 
-def _enumerate_block(edges: list[Edge], below: dict[str, Table],
-                     parent: str | None) -> tuple[float, Table]:
-    """Every subset of a small block's routes: the best trail using it with the tables ``below``
-    (its highest point in this block), and the block's own table at ``parent`` (all -inf for
-    the root). A subset counts if connected with at most two odd cities: a trail's part in one
-    block, as each odd city of the block is an end, or the door to a branch with an end."""
-    cities = sorted({c for a, b, _ in edges for c in (a, b)})
-    touch = dict.fromkeys(cities, 0)  # routes at each city, as bits
-    parity = dict.fromkeys(cities, 0)  # the same without loops (a loop adds 2)
-    for e, (a, b, _) in enumerate(edges):
-        touch[a] |= 1 << e
-        touch[b] |= 1 << e
-        if a != b:
-            parity[a] |= 1 << e
-            parity[b] |= 1 << e
-    near = [touch[a] | touch[b] for a, b, _ in edges]  # routes sharing a city with each route
-    length = [0] * (1 << len(edges))
+def _narrow_order(edges: list[Edge], most: int) -> list[str] | None:
+    """An order of a block's cities in which at most ``most`` are open at once (placed, with
+    routes to cities not yet placed), for ``_frontier_block``; None if none is found. Greedy,
+    from every city in turn: next, the neighbour of the open cities that opens the fewest new
+    routes and closes the most open cities."""
+    near: dict[str, set[str]] = {}
+    for a, b, _ in edges:
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    for city, others in near.items():
+        others.discard(city)
+    for start in sorted(near):
+        waiting = {c: len(others) for c, others in near.items()}  # neighbours not yet placed
+        order: list[str] = []
+        open_: set[str] = set()
+        city = start
+        while True:
+            order.append(city)
+            open_.add(city)
+            if len(open_) > most:
+                break
+            for c in near[city]:
+                waiting[c] -= 1
+            open_ = {c for c in open_ if waiting[c]}
+            if len(order) == len(near):
+                return order
+            placed = set(order)
+            candidates = {c for o in open_ for c in near[o]} - placed or set(near) - placed
+            city = min(sorted(candidates), key=lambda c: len(near[c] - placed)
+                       - sum(waiting[o] == 1 for o in near[c] & open_))
+    return None
+
+
+def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | None,
+                    order: list[str]) -> tuple[float, Table]:
+    """The best trail using this block with the tables ``below`` (its highest point here), and
+    the block's own table at ``parent`` (all -inf for the root), exactly, by dynamic programming
+    along ``order``: the cities are placed one by one, each with its routes to those placed
+    before, and closed after its last route. What the rest needs to know about a set of routes
+    taken so far is, for each open city, whether it is touched, its parity and which of the
+    pieces taken it lies in, and how many trail ends are closed already (at most 2; a door's
+    table entry adds its ends when the door closes). A piece whose last city closes is the whole
+    trail (nothing taken later could join it) and is scored then. Time grows with the number of
+    such states, so only for a narrow order (``FRONTIER_MAX_WIDTH``)."""
+    step = {city: i for i, city in enumerate(order)}
+    routes_at: list[list[Edge]] = [[] for _ in order]
+    for a, b, w in edges:
+        routes_at[max(step[a], step[b])].append((a, b, w))
+    last: dict[str, int] = {}  # the step of each city's last route, after which it closes
+    for i, routes in enumerate(routes_at):
+        for a, b, _ in routes:
+            last[a] = last[b] = i
+    open_: list[str] = []
+    # (per open city 0 or 2 * piece + parity, ends closed, parent: 0 open or untouched, 1 even,
+    # 2 odd) -> the longest such set
+    states: dict[tuple[tuple[int, ...], int, int], float] = {((), 0, 0): 0}
     top: float = -inf
     table = [-inf, -inf, -inf]
-    for mask in range(1, 1 << len(edges)):
-        lowest = mask & -mask
-        length[mask] = length[mask ^ lowest] + edges[lowest.bit_length() - 1][2]
-        odd = [c for c in cities if (mask & parity[c]).bit_count() & 1]
-        if len(odd) > 2 or not _connected_routes(mask, near):
-            continue
-        doors = [c for c in below if mask & touch[c]]
-        # ends -> best length, over the ways of entering each branch table at the doors
-        best = {sum(c != parent and c not in below for c in odd):
-                length[mask] + sum(below[c][0] for c in doors)}
-        for c in doors:
-            at_c = c in odd
-            options: dict[int, float] = {}
-            for ends, value in best.items():
-                for k in range(3):
-                    more = ends + k + (at_c + k) % 2  # k ends inside, and c itself if left odd
-                    if more <= 2 and below[c][k] > -inf:
-                        options[more] = max(options.get(more, -inf),
-                                            value + below[c][k] - below[c][0])
-            best = options
-        parent_end = parent in odd
-        for ends, value in best.items():
-            if ends + parent_end <= 2:
-                top = max(top, value)
-            if parent is not None and mask & touch[parent]:
-                table[ends] = max(table[ends], value)
+    for i, city in enumerate(order):
+        open_.append(city)
+        states = {(codes + (0,), ends, p): length for (codes, ends, p), length in states.items()}
+        for a, b, w in routes_at[i]:
+            ia, ib = open_.index(a), open_.index(b)
+            grown = dict(states)  # the route left out
+            for (codes, ends, p), length in states.items():
+                key = (_take(codes, ia, ib), ends, p)
+                if grown.get(key, -inf) < length + w:
+                    grown[key] = length + w
+            states = grown
+        for j in reversed(range(len(open_))):
+            if last[open_[j]] != i:
+                continue
+            closing = open_.pop(j)
+            closed: dict[tuple[tuple[int, ...], int, int], float] = {}
+            for (codes, ends, p), length in states.items():
+                code, rest = codes[j], codes[:j] + codes[j + 1:]
+                odd = code & 1
+                if not code:
+                    options = [(ends, length)]
+                elif closing == parent:
+                    options, p = [(ends, length)], 1 + odd
+                elif closing in below:
+                    options = [(ends + k + (odd + k) % 2, length + entry)
+                               for k, entry in enumerate(below[closing]) if entry > -inf]
+                else:
+                    options = [(ends + odd, length)]
+                whole = code and not any(c >> 1 == code >> 1 for c in rest)
+                if whole and any(rest):
+                    continue  # another piece is left open: the set would fall apart
+                for more, value in options:
+                    if more > 2:
+                        continue
+                    if whole:
+                        if more + (p == 2) <= 2:
+                            top = max(top, value)
+                        if p:
+                            table[more] = max(table[more], value)
+                    else:
+                        key = (_canonical(rest), more, p)
+                        if closed.get(key, -inf) < value:
+                            closed[key] = value
+            states = closed
     return top, (table[0], table[1], table[2])
 
 
-def _connected_routes(mask: int, near: list[int]) -> bool:
-    """Do the routes in ``mask`` form one connected set?"""
-    reach = new = mask & -mask
-    while new:
-        grown = reach
-        while new:
-            lowest = new & -new
-            grown |= near[lowest.bit_length() - 1]
-            new ^= lowest
-        grown &= mask
-        new, reach = grown & ~reach, grown
-    return reach == mask
+def _take(codes: tuple[int, ...], ia: int, ib: int) -> tuple[int, ...]:
+    """The open cities' codes after taking a route between open cities ``ia`` and ``ib``."""
+    c = list(codes)
+    fresh = max(c) // 2 + 1
+    if not c[ia]:
+        c[ia] = 2 * fresh
+        fresh += 1
+    if ia != ib:  # a loop changes no parity
+        if not c[ib]:
+            c[ib] = 2 * fresh
+        c[ia] ^= 1
+        c[ib] ^= 1
+        keep, gone = c[ia] >> 1, c[ib] >> 1
+        if keep != gone:
+            c = [2 * keep + (x & 1) if x >> 1 == gone else x for x in c]
+    return _canonical(c)
+
+
+def _canonical(codes) -> tuple[int, ...]:
+    """The same codes with the pieces numbered in order of first appearance, so that equal
+    states are one dictionary key."""
+    names: dict[int, int] = {}
+    return tuple(2 * names.setdefault(c >> 1, len(names) + 1) + (c & 1) if c else 0
+                 for c in codes)
 
 
 # --- the integer program ----------------------------------------------------------------------
