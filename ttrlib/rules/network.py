@@ -2,7 +2,7 @@
 path (E4), exact on any board the loader accepts.
 
 Apart from ``ttrlib.rules.scoring`` (which uses and re-exports these) because finding the longest
-path fast takes more code than the rest of scoring together.
+path fast takes more code than the rest of scoring together. Speed: ``benchmarks/bench_scoring.py``.
 
 >>> connected([("a", "b"), ("b", "c")], "a", "c"), connected([("a", "b")], "a", "c")
 (True, False)
@@ -31,8 +31,10 @@ def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
 # most two cities meet an odd number of them (Euler). So the longest trail of a connected piece is
 # its total length when it has at most two odd cities. Otherwise the piece is split into its
 # blocks (the largest parts without a cut city; a bridge is a block of one route) and solved up
-# the tree they form (see ``_block_tree_trail``); a piece of one block goes to a bounded search
-# and, when that runs out, to an integer program.
+# the tree they form (``_block_tree_trail``). A block is solved by a dynamic programme along an
+# order of its cities in which few are open at once (``_frontier_block``; time grows steeply
+# with that number), or, when no such order is found, by an integer program (for a piece of one
+# block, a bounded search first).
 
 Edge = tuple[str, str, int]
 Table = tuple[float, float, float]  # a branch's best length with 0, 1, 2 trail ends; -inf: none
@@ -166,9 +168,9 @@ def _bounded_search(edges: list[Edge], budget: int) -> int | None:
 # trip from c; c stays even), 1 (the trail ends inside; c is left odd) or 2 (both ends inside,
 # passing through c). So a branch is summed up by three numbers, its table: the longest such set
 # with 0, 1, 2 ends. A bridge is the block of one route: crossed once, it leaves c odd. Each block
-# is solved with every cut city below it carrying the combined table of the branches there, and
-# passes its own table up; the stars of small blocks the integer program found hard are tables
-# of a few subsets each.
+# is solved with every cut city below it carrying the combined table of the branches there (a
+# door into them), and passes its own table up. The stars of small blocks that took the integer
+# program seconds (issue 18) take milliseconds so.
 
 
 def _blocks(edges: list[Edge]) -> list[list[int]]:
@@ -330,8 +332,8 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
         for a, b, _ in routes:
             last[a] = last[b] = i
     open_: list[str] = []
-    # (per open city 0 or 2 * piece + parity, ends closed, parent: 0 open or untouched, 1 even,
-    # 2 odd) -> the longest such set
+    # (per open city 0 or 2 * piece + parity, ends closed, parent touched) -> the longest such
+    # set. The parent's parity needs no keeping: the number of ends beyond it has the same.
     states: dict[tuple[tuple[int, ...], int, int], float] = {((), 0, 0): 0}
     top: float = -inf
     table = [-inf, -inf, -inf]
@@ -357,7 +359,7 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
                 if not code:
                     options = [(ends, length)]
                 elif closing == parent:
-                    options, p = [(ends, length)], 1 + odd
+                    options, p = [(ends, length)], 1
                 elif closing in below:
                     options = [(ends + k + (odd + k) % 2, length + entry)
                                for k, entry in enumerate(below[closing]) if entry > -inf]
@@ -370,8 +372,7 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
                     if more > 2:
                         continue
                     if whole:
-                        if more + (p == 2) <= 2:
-                            top = max(top, value)
+                        top = max(top, value)
                         if p:
                             table[more] = max(table[more], value)
                     else:
