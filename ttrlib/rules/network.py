@@ -41,7 +41,8 @@ Table = tuple[float, float, float]  # a branch's best length with 0, 1, 2 trail 
 
 SEARCH_BUDGET = 20_000  # walk() calls before the bounded search gives up for the integer program
 LOCAL_PARITY_MAX_DEGREE = 8  # list a city's 2**degree parity inequalities only up to this degree
-FRONTIER_MAX_WIDTH = 5  # a block with an order this narrow is solved by _frontier_block
+FRONTIER_MAX_WIDTH = 6  # cities open at once in an order for _frontier_block, at most
+FRONTIER_BUDGET = 60_000  # states carried over routes before it gives up for the integer program
 
 
 def longest_trail(edges: Iterable[Edge]) -> int:
@@ -84,8 +85,9 @@ def _piece_trail(edges: list[Edge]) -> int:
     if len(blocks) > 1:
         return _block_tree_trail(edges, blocks)
     order = _narrow_order(edges, FRONTIER_MAX_WIDTH)
-    if order is not None:
-        return int(_frontier_block(edges, {}, None, order)[0])
+    solved = None if order is None else _frontier_block(edges, {}, None, order, FRONTIER_BUDGET)
+    if solved is not None:
+        return int(solved[0])
     found = _bounded_search(edges, SEARCH_BUDGET)
     if found is not None:
         return found
@@ -221,10 +223,11 @@ def _blocks(edges: list[Edge]) -> list[list[int]]:
 def _block_tree_trail(edges: list[Edge], blocks: list[list[int]]) -> int:
     """Longest trail of a connected piece of several blocks, by tables up the block-cut tree.
 
-    Rooted at the largest block left to the integer program, if any (the root is solved once,
-    with no table to pass up), else at the largest block. A trail's blocks form a subtree; its
-    highest point is a block (the trail is found when that block is solved with the tables
-    below it) or a cut city (found from that city's combined table)."""
+    Rooted at the largest block with no narrow order, if any (it goes to the integer program,
+    and the root is solved once, with no table to pass up), else at the largest block. A block
+    whose frontier programme runs out of budget goes to the integer program too. A trail's
+    blocks form a subtree; its highest point is a block (the trail is found when that block is
+    solved with the tables below it) or a cut city (found from that city's combined table)."""
     routes = [[edges[i] for i in block] for block in blocks]
     orders = [_narrow_order(r, FRONTIER_MAX_WIDTH) for r in routes]
     cities = [{c for a, b, _ in r for c in (a, b)} for r in routes]
@@ -255,8 +258,10 @@ def _block_tree_trail(edges: list[Edge], blocks: list[list[int]]) -> int:
         for table in combined.values():
             best = max(best, *table)  # trails whose highest point is that cut city
         order = orders[b]
-        if order is not None:
-            top, tables[b] = _frontier_block(routes[b], combined, parent[b], order)
+        solved = None if order is None else _frontier_block(routes[b], combined, parent[b],
+                                                            order, FRONTIER_BUDGET)
+        if solved is not None:
+            top, tables[b] = solved
             best = max(best, top)
         else:
             if parent[b] is not None:
@@ -313,7 +318,7 @@ def _narrow_order(edges: list[Edge], most: int) -> list[str] | None:
 
 
 def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | None,
-                    order: list[str]) -> tuple[float, Table]:
+                    order: list[str], budget: float = inf) -> tuple[float, Table] | None:
     """The best trail using this block with the tables ``below`` (its highest point here), and
     the block's own table at ``parent`` (all -inf for the root), exactly, by dynamic programming
     along ``order``: the cities are placed one by one, each with its routes to those placed
@@ -322,7 +327,8 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
     pieces taken it lies in, and how many trail ends are closed already (at most 2; a door's
     table entry adds its ends when the door closes). A piece whose last city closes is the whole
     trail (nothing taken later could join it) and is scored then. Time grows with the number of
-    such states, so only for a narrow order (``FRONTIER_MAX_WIDTH``)."""
+    such states, steeply with the number of open cities: None once more than ``budget`` states
+    have been carried over a route or a closing city."""
     step = {city: i for i, city in enumerate(order)}
     routes_at: list[list[Edge]] = [[] for _ in order]
     for a, b, w in edges:
@@ -337,10 +343,14 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
     states: dict[tuple[tuple[int, ...], int, int], float] = {((), 0, 0): 0}
     top: float = -inf
     table = [-inf, -inf, -inf]
+    spent = 0
     for i, city in enumerate(order):
         open_.append(city)
         states = {(codes + (0,), ends, p): length for (codes, ends, p), length in states.items()}
         for a, b, w in routes_at[i]:
+            spent += len(states)
+            if spent > budget:
+                return None
             ia, ib = open_.index(a), open_.index(b)
             grown = dict(states)  # the route left out
             for (codes, ends, p), length in states.items():
@@ -352,6 +362,7 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
             if last[open_[j]] != i:
                 continue
             closing = open_.pop(j)
+            spent += len(states)
             closed: dict[tuple[tuple[int, ...], int, int], float] = {}
             for (codes, ends, p), length in states.items():
                 code, rest = codes[j], codes[:j] + codes[j + 1:]
