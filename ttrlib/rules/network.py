@@ -42,7 +42,7 @@ Table = tuple[float, float, float]  # a branch's best length with 0, 1, 2 trail 
 SEARCH_BUDGET = 20_000  # walk() calls before the bounded search gives up for the integer program
 LOCAL_PARITY_MAX_DEGREE = 8  # list a city's 2**degree parity inequalities only up to this degree
 FRONTIER_MAX_WIDTH = 6  # cities open at once in an order for _frontier_block, at most
-FRONTIER_BUDGET = 60_000  # states carried over routes before it gives up for the integer program
+FRONTIER_BUDGET = 100_000  # states carried (about 0.3 s) before it gives up for the integer program
 
 
 def longest_trail(edges: Iterable[Edge]) -> int:
@@ -285,36 +285,40 @@ def _combine(tables: Iterable[Table]) -> Table:
 
 
 def _narrow_order(edges: list[Edge], most: int) -> list[str] | None:
-    """An order of a block's cities in which at most ``most`` are open at once (placed, with
-    routes to cities not yet placed), for ``_frontier_block``; None if none is found. Greedy,
-    from every city in turn: next, the neighbour of the open cities that opens the fewest new
-    routes and closes the most open cities."""
+    """An order of a block's cities in which as few as found, and at most ``most``, are open at
+    once (the city being placed, and those placed before it with routes to cities not yet
+    placed), for ``_frontier_block``; None if none is found. Greedy, from every city in turn:
+    next, the neighbour of the open cities that opens the fewest new routes and closes the most
+    open cities."""
     near: dict[str, set[str]] = {}
     for a, b, _ in edges:
         near.setdefault(a, set()).add(b)
         near.setdefault(b, set()).add(a)
     for city, others in near.items():
         others.discard(city)
+    best, narrowest = None, most + 1
     for start in sorted(near):
         waiting = {c: len(others) for c, others in near.items()}  # neighbours not yet placed
         order: list[str] = []
         open_: set[str] = set()
-        city = start
+        city, width = start, 0
         while True:
             order.append(city)
             open_.add(city)
-            if len(open_) > most:
+            width = max(width, len(open_))
+            if width >= narrowest:
                 break
             for c in near[city]:
                 waiting[c] -= 1
             open_ = {c for c in open_ if waiting[c]}
             if len(order) == len(near):
-                return order
+                best, narrowest = order, width
+                break
             placed = set(order)
             candidates = {c for o in open_ for c in near[o]} - placed or set(near) - placed
             city = min(sorted(candidates), key=lambda c: len(near[c] - placed)
                        - sum(waiting[o] == 1 for o in near[c] & open_))
-    return None
+    return best
 
 
 def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | None,
@@ -353,8 +357,11 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
                 return None
             ia, ib = open_.index(a), open_.index(b)
             grown = dict(states)  # the route left out
+            taken: dict[tuple[int, ...], tuple[int, ...]] = {}  # states share their codes
             for (codes, ends, p), length in states.items():
-                key = (_take(codes, ia, ib), ends, p)
+                if codes not in taken:
+                    taken[codes] = _take(codes, ia, ib)
+                key = (taken[codes], ends, p)
                 if grown.get(key, -inf) < length + w:
                     grown[key] = length + w
             states = grown
@@ -364,6 +371,7 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
             closing = open_.pop(j)
             spent += len(states)
             closed: dict[tuple[tuple[int, ...], int, int], float] = {}
+            renamed: dict[tuple[int, ...], tuple[int, ...]] = {}
             for (codes, ends, p), length in states.items():
                 code, rest = codes[j], codes[:j] + codes[j + 1:]
                 odd = code & 1
@@ -387,7 +395,9 @@ def _frontier_block(edges: list[Edge], below: dict[str, Table], parent: str | No
                         if p:
                             table[more] = max(table[more], value)
                     else:
-                        key = (_canonical(rest), more, p)
+                        if rest not in renamed:
+                            renamed[rest] = _canonical(rest)
+                        key = (renamed[rest], more, p)
                         if closed.get(key, -inf) < value:
                             closed[key] = value
             states = closed
