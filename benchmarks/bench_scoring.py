@@ -160,6 +160,7 @@ KINDS = {
     "dense multigraph, 10 cities, lengths 1-8": lambda rnd: lengths(rnd, multigraph(rnd, 10)),
     "sparse multigraph, 25 cities, lengths 1-8": lambda rnd: lengths(rnd, multigraph(rnd, 25)),
     "44 of a 7 x 6 grid's routes of 1": grid_part,
+    "6 x 5 grid, 49 routes of 1": repeat(grid(6, 5)),
     "6 x 5 grid, 49 routes, lengths 1-8": lambda rnd: lengths(rnd, grid(6, 5)),
     "Mobius ladder, 36 cities, lengths 1-8": lambda rnd: lengths(rnd, mobius()),
     "teaching board fully owned (70 routes)": repeat(TEACHING),

@@ -41,7 +41,7 @@ Table = tuple[float, float, float]  # a branch's best length with 0, 1, 2 trail 
 
 SEARCH_BUDGET = 20_000  # walk() calls before the bounded search gives up for the integer program
 LOCAL_PARITY_MAX_DEGREE = 8  # list a city's 2**degree parity inequalities only up to this degree
-FRONTIER_MAX_WIDTH = 6  # cities open at once in an order for _frontier_block, at most
+FRONTIER_MAX_WIDTH = 5  # cities open at once in an order for _frontier_block, at most
 FRONTIER_BUDGET = 100_000  # states carried (about 0.3 s) before it gives up for the integer program
 
 
