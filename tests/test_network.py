@@ -329,6 +329,23 @@ def test_the_audits_stars_of_blocks_by_hand_without_the_integer_program(name, si
         assert longest_trail(edges[::-1]) == expected
 
 
+@pytest.mark.parametrize("edges, expected", [
+    # Two K6 sharing city s (degree 10); the 10 others have degree 5: at least 4 routes unused
+    # (each makes at most two cities even, and two may stay odd); leaving out two disjoint
+    # routes among the five others of each K6 leaves one odd city in each, all joined: 30 - 4.
+    ([(a.replace("x0", "s"), b.replace("x0", "s"), w) for a, b, w in complete(6, "x")]
+     + [(a.replace("y0", "s"), b.replace("y0", "s"), w) for a, b, w in complete(6, "y")], 26),
+    # Two K6 each bridged to the hub: from the far end of one K6 through its bridge city (degree
+    # 6 with the bridge), the hub and into the other: in each K6, two of the routes among the
+    # five cities other than the bridge city unused (they are odd; one stays odd, the end):
+    # 13 + 1 + 1 + 13.
+    (star([6, 6]), 28),
+], ids=["two K6 sharing a city", "two K6 bridged to a hub"])
+def test_blocks_too_wide_for_the_frontier_programme_by_hand(edges, expected):
+    # K6 has no order with 5 open cities: the integer program solves each, one with its table.
+    assert fresh_longest(edges) == expected
+
+
 def test_small_stars_of_blocks_match_the_brute_force():
     # The same shape, small enough for the brute force, with lengths: 2 triangles and a
     # square, bridged to the hub.
