@@ -27,6 +27,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_network import AUDIT_STARS, no_integer_program, star
 
 from ttrlib import CardCounts, Game, IllegalMove, standard_deck
 from ttrlib import actions as act
@@ -770,7 +771,9 @@ def walk_through(edges) -> list[str]:
 
 def program(edges) -> int:
     """The integer program alone, without the closed forms and the search in front of it."""
-    return sum(w for _, _, w in network._heaviest_trail_routes(edges))
+    taken, length = network._program_trail(edges)
+    assert length == sum(w for _, _, w in taken)
+    return length
 
 
 def search(edges) -> int:
@@ -856,7 +859,7 @@ def test_every_exact_method_matches_the_subset_brute_force(edges):
     assert search(edges) == expected
     assert search(network._suppress_degree_two(edges)) == expected  # joining changes nothing
     if edges:
-        taken = network._heaviest_trail_routes(edges)
+        taken, _ = network._program_trail(edges)
         walk_through(taken)  # the program's routes are one continuous path
         assert sum(w for _, _, w in taken) == expected
 
@@ -975,7 +978,7 @@ def test_the_teaching_board_fully_owned():
     # not depend on the order the routes come in.
     board = teaching_board()
     edges = [(r.a, r.b, r.length) for r in board.routes]
-    taken = network._heaviest_trail_routes(edges)
+    taken, _ = network._program_trail(edges)
     assert len(walk_through(taken)) == len(taken) + 1
     assert longest_trail(edges[::-1]) == sum(w for _, _, w in taken)
 
@@ -993,6 +996,28 @@ def test_E4_a_saved_game_on_a_grid_of_length_1_routes():
     assert a.asian_express == BONUS
     game2 = Game.from_json(game.to_json())
     assert sheet(game2, 0).longest_path == 43
+
+
+def test_E4_six_players_three_teams_each_owning_a_star_of_blocks():
+    # Issue 18: a legal 6-player position in which each team owns one of the audit's stars of
+    # blocks (53, 54 and 44 routes of length 1, alternating between the team's two seats, at
+    # most 27 trains each) took 15 s of CPU to score. Hand count in tests/test_network.py
+    # (AUDIT_STARS): 12, 22, 22; the two teams on 22 tie for the Asian Express. Scored without
+    # the integer program (the block-cut tree needs none here); the speed is in the benchmark.
+    routes, claimed = [], {}
+    for team, (_, sizes, count, _) in enumerate(AUDIT_STARS):
+        edges = star(sizes)
+        assert len(edges) == count
+        for i, (a, b, w) in enumerate(edges):
+            routes.append((f"t{team}r{i}", f"t{team}.{a}", f"t{team}.{b}", w))
+            claimed[f"t{team}r{i}"] = 2 * team + i % 2
+    board = make_board(routes, [("T1", "t0.hub", "t0.b0.1", 5)], name="three stars")
+    game = Game.from_position(players=6, board=board, claimed=claimed)
+    assert game.trains == [0, 1, 0, 0, 5, 5]  # trains used: 27 + 26, 27 + 27, 22 + 22 (C3)
+    with no_integer_program():
+        rows = [sheet(game, t) for t in range(3)]
+    assert [r.longest_path for r in rows] == [12, 22, 22]
+    assert [r.asian_express for r in rows] == [0, BONUS, BONUS]
 
 
 def test_the_longest_path_is_computed_once_per_set_of_routes():
