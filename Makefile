@@ -6,7 +6,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab lessons-copy fresh-lessons test classroom bench handouts clean
+.PHONY: lab lessons-copy fresh-lessons test classroom classroom-forget bench handouts clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,13 +54,19 @@ CLASS_DATA ?= classroom-data
 CLASS_LESSON ?=
 CLASS_SIZE ?= 0
 classroom: $(STAMP)
-	@$(BIN)/python -m ttrlib.server --port $(CLASS_PORT) --ip $(CLASS_IP) --data "$(CLASS_DATA)" & \
+	@TTR_CLASSROOM_URL="http://localhost:$(VOILA_PORT)" \
+	  $(BIN)/python -m ttrlib.server --port $(CLASS_PORT) --ip $(CLASS_IP) --data "$(CLASS_DATA)" & \
 	  server=$$!; trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
 	  cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" \
 	  TTR_CLASS_SERVER="http://127.0.0.1:$(CLASS_PORT)" \
 	  TTR_CLASS_SECRET_FILE="$(abspath $(CLASS_DATA))/class-secret" \
 	  $(abspath $(BIN))/voila . --Voila.config_file_paths=$(CURDIR)/classroom \
 	  --port=$(VOILA_PORT) --Voila.port_retries=0 --no-browser $(VOILA_ARGS)
+
+# The class's records (every Check and "Show the answer" of the lessons, no names) stay in
+# CLASS_DATA until the teacher forgets them: this asks first, then deletes them all.
+classroom-forget: $(STAMP)
+	@$(BIN)/python -m ttrlib.server.records forget --data "$(CLASS_DATA)"
 
 PYTEST_ARGS ?= -n 2
 test: $(STAMP)
