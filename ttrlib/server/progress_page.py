@@ -11,8 +11,10 @@ against the keys, but a page never trusts a record.
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 
 from ..lessons.catalog import lessons
+from ..words import percent
 from .auth import Handler
 from .records import NAMED_FROM, keys, summary
 
@@ -23,18 +25,21 @@ body { font: 15px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #1d232a; 
 h1 { font-size: 22px; margin: 0 0 4px 0; } h2 { font-size: 17px; margin: 18px 0 6px 0; }
 .note { color: #555; margin: 0 0 10px 0; } .note a { margin-right: 12px; }
 table { border-collapse: collapse; width: 100%; max-width: 1200px; }
-th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid #ddd; }
+th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid #ddd; }
 th { font-size: 13px; color: #444; font-weight: 600; }
-.ex { width: 230px; } .n { width: 58px; font-size: 18px; font-weight: 600; }
-.bars { width: 260px; }
-.bar { display: flex; align-items: center; gap: 6px; font-size: 13px; margin: 1px 0; }
+.ex { width: 200px; } .n { width: 64px; font-size: 20px; font-weight: 600; }
+.bars { width: 340px; }
+.bar { display: flex; align-items: center; gap: 6px; font-size: 13px; margin: 2px 0; }
+.bar .what { flex: 0 0 150px; white-space: nowrap; }
 .bar .track { flex: 0 0 120px; height: 12px; background: #eceff1; border-radius: 3px; }
 .bar .fill { display: block; height: 12px; border-radius: 3px; }
 .first .fill { background: #2e7d32; } .right .fill { background: #81c784; }
 .shown .fill { background: #f9a825; } .wrong .fill { background: #c62828; }
-.bar .what { min-width: 110px; } .rule { color: #666; font-size: 12px; }
-.answer { font-family: ui-monospace, monospace; font-weight: 600; }
-.belief { color: #444; font-size: 13px; margin: 0 0 4px 18px; }
+.rule { color: #666; font-size: 12px; }
+.w { margin: 0 0 8px 0; }
+.answer { font-family: ui-monospace, monospace; font-weight: 700; font-size: 15px;
+  background: #fdecea; padding: 0 4px; border-radius: 3px; }
+.belief { color: #333; font-size: 13px; }
 .none { color: #777; font-size: 13px; }
 """
 
@@ -62,11 +67,20 @@ _NONE = f"<span class='none'>none given by {NAMED_FROM} learners or more</span>"
 
 
 def _bar(kind: str, what: str, n: int, of: int) -> str:
+    """``n`` of ``of`` learners as a bar, its number beside it, ``what`` before it (if any)."""
     width = round(100 * n / of) if of else 0
-    return (f"<div class='bar {kind}'><span class='what'>{what}</span>"
+    label = f"<span class='what'>{what}</span>" if what else ""
+    return (f"<div class='bar {kind}'>{label}"
             f"<span class='track' role='img' aria-label='{n} of {of}'>"
             f"<span class='fill' style='width:{width}%'></span></span>"
             f"<b>{n}</b></div>")
+
+
+def _shown(ex, answer: str) -> str:
+    """A canonical answer as the teacher reads it: a chance or share with its percentage."""
+    if ex.kind in ("chance", "share"):
+        return f"{answer} ≈ {percent(Fraction(answer))}"
+    return answer
 
 
 def board_html(conn) -> str:
@@ -84,10 +98,10 @@ def board_html(conn) -> str:
             ex = key[p.exercise]
             number = list(key).index(p.exercise) + 1
             wrong = "".join(
-                _bar("wrong", f"<span class='answer'>{html.escape(w.answer)}</span>",
-                     w.learners, p.learners)
-                + (f"<div class='belief'>{html.escape(w.misconception)}</div>"
-                   if w.misconception else "") for w in p.wrong)
+                f"<div class='w'><span class='answer'>{html.escape(_shown(ex, w.answer))}</span>"
+                + (f" <span class='belief'>{html.escape(w.misconception)}</span>"
+                   if w.misconception else "")
+                + _bar("wrong", "", w.learners, p.learners) + "</div>" for w in p.wrong)
             rows.append(
                 f"<tr><td class='ex'>Exercise {number}<br><span class='rule'>"
                 f"{html.escape(p.exercise)} · rule {html.escape(ex.rule)}</span></td>"
