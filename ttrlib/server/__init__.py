@@ -10,5 +10,8 @@ in WAL mode (the standard library), the server the only writer.
   the lessons and prints the teacher's login link);
 - ``ttrlib.server.auth``: the teacher's token and the class secret (files in the data folder);
 - ``ttrlib.server.db``: the SQLite store, each module migrating its own tables;
-- ``ttrlib.server.app``: the tornado application made of each module's routes.
+- ``ttrlib.server.app``: the tornado application made of each module's routes;
+- ``ttrlib.server.records``, ``.progress``, ``.progress_page``: the class's exercise records, the
+  kernels' reports, the progress API and the teacher's live page;
+- ``ttrlib.server.materials``: the teacher's guide, the solutions and the handouts.
 """
