@@ -6,7 +6,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab lessons-copy fresh-lessons test classroom bench handouts clean
+.PHONY: lab lessons-copy fresh-lessons test classroom classroom-forget bench handouts clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,11 @@ classroom: $(STAMP)
 	  TTR_CLASS_SECRET_FILE="$(abspath $(CLASS_DATA))/class-secret" \
 	  $(abspath $(BIN))/voila . --Voila.config_file_paths=$(CURDIR)/classroom \
 	  --port=$(VOILA_PORT) --Voila.port_retries=0 --no-browser $(VOILA_ARGS)
+
+# The class's records (every Check and "Show the answer" of the lessons, no names) stay in
+# CLASS_DATA until the teacher forgets them: this asks first, then deletes them all.
+classroom-forget: $(STAMP)
+	@$(BIN)/python -m ttrlib.server.records forget --data "$(CLASS_DATA)"
 
 PYTEST_ARGS ?= -n 2
 test: $(STAMP)

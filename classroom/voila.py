@@ -92,7 +92,13 @@ c.VoilaExecutor.cell_error_instruction = (
 # A closing tab posts voila/api/shutdown/<kernel id> with the _xsrf cookie's value; Voila never
 # set that cookie, so every shut-down was refused (403). XsrfCookieIdentityProvider sets the
 # cookie on each lesson page, and the unchanged XSRF check passes (see xsrf_cookie.py).
-c.Voila.identity_provider_class = "xsrf_cookie.XsrfCookieIdentityProvider"
+# lessons_only.py's provider (a subclass of xsrf_cookie.py's) also answers 404 to any notebook
+# or folder but the lessons: learners never reach the solutions, the guide, the handouts or the
+# answer keys (issue 20); the folder's listing is trimmed to the lessons by hide_globs.
+c.Voila.identity_provider_class = "lessons_only.LessonsOnlyIdentityProvider"
+from lessons_only import HIDE  # noqa: E402 - beside this file (sys.path above)
+
+c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*~", *HIDE]
 # A tab that vanished without that request (crash, lost network, laptop lid) is culled: every
 # cull_interval s the kernel manager shuts down kernels idle for cull_idle_timeout s with no
 # open connection, so such a kernel is gone within 60 + 20 s of its last message. Connected

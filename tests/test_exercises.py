@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ttrlib.lessons import chance_words, session_seed, teacher_mode
+from ttrlib.lessons import catalog, chance_words, session_seed, teacher_mode
 from ttrlib.lessons.answers import AnswerKeyError, judge, load_key, parse_key
 
 
@@ -48,7 +48,7 @@ def one(text: str):
     ("0.428", False, True),  # 3/7 = 0.428571...: 0.000571 away, more than 1/2000
     ("0.43", False, True), ("43%", False, True), ("1/2", False, True), ("0.5", False, True),
     ("", False, False), ("abc", False, False), ("[2, 1]", False, False), ("3/0", False, False),
-    ("9" * 5000, False, True),
+    ("9" * 5000, False, False),  # read (200 digits), and told that a chance is at most 1
 ])
 def test_chance_answers_are_read_and_judged(typed, right, readable):
     ex = one(CHANCE)
@@ -119,11 +119,14 @@ def test_session_seed_sources(monkeypatch):
     assert session_seed() == 4821
 
 
-def test_teacher_mode(monkeypatch):
+def test_teacher_mode_is_the_kernels_environment_never_the_address(monkeypatch):
+    # Issue 20: a learner can type ?teacher=1 as well as the teacher, so it turns nothing on.
     monkeypatch.delenv("TTR_TEACHER", raising=False)
     monkeypatch.delenv("QUERY_STRING", raising=False)
     assert not teacher_mode()
     monkeypatch.setenv("QUERY_STRING", "teacher=1")
+    assert not teacher_mode()
+    monkeypatch.setenv("TTR_TEACHER", "1")  # the teacher's own JupyterLab
     assert teacher_mode()
 
 
@@ -185,13 +188,12 @@ def _preheated_kernel(monkeypatch, query_string: str) -> list[str]:
     monkeypatch.delenv("TTR_SEED", raising=False)
     monkeypatch.delenv("TTR_TEACHER", raising=False)
     monkeypatch.setattr(lessons, "_waited", False)
-    monkeypatch.setattr(lessons, "_when_known", [])
     return calls
 
 
 def test_a_preheated_lesson_waits_for_the_learner_only_where_it_asks_for_the_seed(monkeypatch):
     # Issue 10: cells before the wait are run and rendered ahead of time, so an exercise must
-    # not wait; teacher mode reaches it once the page's query string is known.
+    # not wait; and ?teacher=1 in the learner's address reveals nothing (issue 20).
     pytest.importorskip("ipywidgets")
     pytest.importorskip("voila")
     from ttrlib.widgets.exercise import ExerciseWidget
@@ -200,23 +202,13 @@ def test_a_preheated_lesson_waits_for_the_learner_only_where_it_asks_for_the_see
     early = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))
     assert calls == [] and "5/11" not in _models_text()  # nothing waited, nothing revealed
     assert session_seed() == 7 and calls == ["waited"]
-    assert "Teacher mode" in early.feedback_text and "5/11" in early.feedback_text
-    late = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))  # after the wait: at once, and no second wait
-    assert "Teacher mode" in late.feedback_text and calls == ["waited"]
+    late = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))  # after the wait
+    assert calls == ["waited"]  # no second wait
+    for box in (early, late):
+        assert "Teacher mode" not in box.feedback_text
+    assert "5/11" not in _models_text()
     close_all(early)
     close_all(late)
-
-
-def test_a_preheated_lesson_without_teacher_mode_keeps_the_answers_hidden(monkeypatch):
-    pytest.importorskip("ipywidgets")
-    pytest.importorskip("voila")
-    from ttrlib.widgets.exercise import ExerciseWidget
-
-    calls = _preheated_kernel(monkeypatch, "")
-    box = ExerciseWidget(one(CHANCE.replace('"3/7"', '"5/11"')))
-    assert session_seed() is None and calls == ["waited"]
-    assert "5/11" not in _models_text() and "Teacher mode" not in box.feedback_text
-    close_all(box)
 
 
 # --- the shipped keys and the lessons that use them ------------------------------------------
@@ -228,8 +220,8 @@ def _lesson_exercise_ids(path: Path) -> list[str]:
     return re.findall(r"exercise\(\s*\"(\d\d)\",\s*\"([^\"]+)\"", code)
 
 
-# Lesson 08 is a whole game at a class table, with no exercises (issue 19: no answer key).
-WITHOUT_EXERCISES = {"08-play-at-a-table.ipynb"}
+# Lesson 08 is a whole game at a class table, with no exercises (the catalogue says so).
+WITHOUT_EXERCISES = {lesson.file for lesson in catalog.lessons() if not lesson.exercises}
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("0[0-9]-*.ipynb")
                  if p.name not in WITHOUT_EXERCISES)
 

@@ -146,10 +146,11 @@ class TournamentResult:
         else:
             verdict = ("the interval contains 50%, so these games do not show that either strategy "
                        "is better: more games could")
+        rival = "the other team" if self.players // 2 == 2 else "the best other team"
         return (f"The {me.strategy.name} team won {me.wins:,} of {me.games:,} games "
                 f"({me.win_rate:.0%}; 95% interval {lo:.0%} to {hi:.0%}) against "
                 f"{other.strategy.name}; {verdict}. It scored {me.mean_points:.1f} points a game on "
-                f"average, {me.mean_margin:+.1f} against the best other team.")
+                f"average, {me.mean_margin:+.1f} against {rival}.")
 
     def _repr_html_(self) -> str:
         import html

@@ -20,7 +20,7 @@ from ..errors import IllegalMove
 from ..game import Game
 from ..words import percent, plural
 
-__all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "when_query_known", "show", "say", "log_markdown", "attempt",
+__all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "show", "say", "log_markdown", "attempt",
            "plural", "words_list", "position", "QUIET_ROW", "chance_words", "percent"]
 
 #: The game of the lessons' worked examples (00's first look, 02's tickets, 05's experiments, 06's
@@ -37,7 +37,6 @@ __all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "when_query_kn
 CLASS_GAME = 4817
 
 _waited = False
-_when_known: list = []  # callbacks waiting for the page's query string (see when_query_known)
 
 
 def _preheated() -> bool:
@@ -45,7 +44,7 @@ def _preheated() -> bool:
 
 
 def query() -> dict[str, str]:
-    """The URL parameters of the classroom app page (``?seed=7&teacher=1``), else ``{}``.
+    """The URL parameters of the classroom app page (``?seed=7``), else ``{}``.
 
     Voila passes the page's query string to the kernel; a preheated kernel (``make classroom``)
     receives it only when a learner opens the page, so ``voila.utils.wait_for_request`` waits
@@ -54,8 +53,7 @@ def query() -> dict[str, str]:
     Why a lesson asks as late as it can: Voila runs and renders a preheated lesson ahead of
     time only up to the cell that waits here; every cell after it is run and rendered when the
     learner opens the page, and with a class opening a lesson together that work is done 30
-    times at once on the server. So the seed is asked for where a lesson first deals a game,
-    and teacher mode (exercises) waits with :func:`when_query_known` instead of asking.
+    times at once on the server. So the seed is asked for where a lesson first deals a game.
     """
     global _waited
     if _preheated() and not _waited:
@@ -66,25 +64,9 @@ def query() -> dict[str, str]:
             wait_for_request()  # puts the page's QUERY_STRING into os.environ
         except Exception:  # noqa: BLE001 - no query string is the safe answer
             pass
-        while _when_known:
-            callback = _when_known.pop(0)
-            try:
-                callback()
-            except Exception:  # noqa: BLE001 - one widget's follow-up never fails the lesson's page
-                pass
     text = os.environ.get("QUERY_STRING")
     parsed = parse_qs(text or "", keep_blank_values=False)
     return {k: v[-1] for k, v in parsed.items() if v}
-
-
-def when_query_known(callback) -> None:
-    """Run ``callback()`` once the page's query string is known: now, outside a preheated
-    classroom kernel or once a learner has opened the page; else when the lesson first asks for
-    it (its :func:`session_seed`), without waiting for the learner here."""
-    if _preheated() and not _waited:
-        _when_known.append(callback)
-    else:
-        callback()
 
 
 def session_seed(seed: int | None = None) -> int | None:
@@ -128,10 +110,11 @@ def _seed_value(value) -> int:
 
 
 def teacher_mode() -> bool:
-    """Teacher mode shows every exercise's answer: ``?teacher=1`` in the classroom app, or
-    ``TTR_TEACHER=1`` in the environment of JupyterLab."""
-    flag = query().get("teacher", os.environ.get("TTR_TEACHER", ""))
-    return flag.strip().lower() in ("1", "yes", "true", "on")
+    """Teacher mode shows every exercise's answer: ``TTR_TEACHER=1`` in the kernel's environment
+    (the teacher's JupyterLab). Nothing in a page's address turns it on: in the classroom app a
+    learner could type ``?teacher=1`` as well as the teacher (issue 20); the teacher's answers
+    are on the class server's pages, behind the teacher's login."""
+    return os.environ.get("TTR_TEACHER", "").strip().lower() in ("1", "yes", "true", "on")
 
 
 def show(*pictures: str, direction: str = "row") -> None:

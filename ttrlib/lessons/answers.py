@@ -14,31 +14,50 @@ the library agrees with every key, so a rule bug is caught instead of taught. A 
     answer = "the team cardholder"      # number/chance: text such as "12" or "3/7"
     rule = "D1"                         # the rule the feedback names
     hint = "..."                        # after a wrong try
-    worked = "..."                      # a worked step, after a second wrong try
+    worked = "... 4 + 2 = {6}"          # a worked step, after a second wrong try (see below)
     explain = "..."                     # why the answer is right (with the answer)
-    tolerance = "1/2000"                # chance only: how far a decimal may be (default below)
+    tolerance = "1/2000"                # chance and share only: how far a decimal may be
+
+    [[exercise.wrong]]                  # a common wrong answer and the misconception it shows
+    answer = "into the Team A cardholder"
+    belief = "..."                      # word for word a misconception of the lesson's guide
 
 Kinds: ``number`` a whole number or exact fraction, judged exactly; ``chance`` a probability
 typed as a fraction (``3/7``), a decimal (``0.4286``) or a percentage (``42.9%``): a fraction
-is judged exactly, a decimal or percentage within ``tolerance``; ``choice`` one of the options;
-``choices`` a set of options (every right one and no other).
+is judged exactly, a decimal or percentage within ``tolerance``; ``share`` the same for a share
+of games (read as a percentage, never as "1 in N"); ``choice`` one of the options; ``choices`` a
+set of options (every right one and no other; no option holds the ``;`` that joins them).
+
+The worked step leaves the last move to the learner: a ``{...}`` in it is a blank, shown as
+``?`` after the second wrong try and filled in when the answer is shown.
+
+Every judged answer has a canonical form, the only form in which it is ever recorded: an exact
+fraction in lowest terms (``3/7``, ``5``, ``-9``; a decimal is the fraction it writes), an option
+of the key, or the key's options joined by ``; `` in the key's order. Never the learner's own
+words.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
+
+from ..words import percent
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-KINDS = ("number", "chance", "choice", "choices")
+KINDS = ("number", "chance", "share", "choice", "choices")
+TYPED = ("number", "chance", "share")  # kinds answered in a text box
 DEFAULT_TOLERANCE = Fraction(1, 2000)  # 0.0005: a decimal right to 3 places, or 0.05 points of %
 _MAX_ANSWER = 200  # characters of a typed answer that are read (and ever echoed)
+MAX_CANONICAL = 40  # a canonical answer longer than this is not kept (e.g. 200 typed digits)
+JOIN = "; "  # joins the options of a "choices" answer (options hold commas, never a ";")
+_BLANK = re.compile(r"\{([^{}]*)\}")
 
 
 class AnswerKeyError(ValueError):
@@ -58,17 +77,35 @@ class Exercise:
     explain: str
     options: tuple[str, ...] = ()
     tolerance: Fraction = DEFAULT_TOLERANCE
+    #: (canonical wrong answer, the misconception it shows): the guide's words (issue 20)
+    wrong: tuple[tuple[str, str], ...] = ()
 
     @property
     def answer_text(self) -> str:
         """The answer as a learner would write it."""
         if self.kind == "choices":
-            return ", ".join(o for o in self.options if o in self.answer)
+            return JOIN.join(o for o in self.options if o in self.answer)
         if self.kind == "chance":
             from . import chance_words
 
             return chance_words(self.answer)
+        if self.kind == "share":
+            return f"{self.answer} = {share_percent(self.answer)}"
         return str(self.answer)
+
+    @property
+    def worked_step(self) -> str:
+        """The worked step shown after a second wrong try: its last move left blank (``?``)."""
+        return _BLANK.sub("?", self.worked)
+
+    @property
+    def worked_solution(self) -> str:
+        """The worked step with its blanks filled in: shown with the answer."""
+        return _BLANK.sub(lambda m: m.group(1), self.worked)
+
+    def misconception(self, canonical: str | None) -> str | None:
+        """The misconception a canonical wrong answer shows, if the key names one."""
+        return next((belief for answer, belief in self.wrong if answer == canonical), None)
 
 
 @dataclass(frozen=True)
@@ -79,6 +116,7 @@ class Verdict:
     right: bool
     readable: bool
     note: str = ""  # e.g. "close: give one more decimal"
+    canonical: str | None = None  # the judged answer's canonical form (None if not read)
 
 
 def answers_dir() -> Path:
@@ -135,12 +173,12 @@ def _exercise(lesson: str, entry: dict, where: str) -> Exercise:
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise AnswerKeyError(f"{where}: field 'options' must be a list of strings")
     raw = entry.get("answer")
-    if kind in ("number", "chance"):
+    if kind in TYPED:
         value = parse_exact(str(raw)) if isinstance(raw, (str, int)) else None
         if value is None:
             raise AnswerKeyError(f"{where}: field 'answer' must be a whole number or a fraction")
-        if kind == "chance" and not 0 <= value <= 1:
-            raise AnswerKeyError(f"{where}: field 'answer' is a chance, so between 0 and 1")
+        if kind != "number" and not 0 <= value <= 1:
+            raise AnswerKeyError(f"{where}: field 'answer' is a {kind}, so between 0 and 1")
         answer: object = value
     elif kind == "choice":
         if raw not in options:
@@ -153,76 +191,155 @@ def _exercise(lesson: str, entry: dict, where: str) -> Exercise:
     if kind in ("choice", "choices") and len(set(options)) != len(options) or (
             kind in ("choice", "choices") and len(options) < 2):
         raise AnswerKeyError(f"{where}: field 'options' needs at least 2 different options")
+    if any(JOIN.strip() in o for o in options):
+        raise AnswerKeyError(f"{where}: field 'options': an option may not hold a ';'")
     tolerance = DEFAULT_TOLERANCE
     if "tolerance" in entry:
         tolerance = parse_exact(str(entry["tolerance"]))
         if tolerance is None or not 0 <= tolerance < 1:
             raise AnswerKeyError(f"{where}: field 'tolerance' must be a fraction such as \"1/2000\"")
-    return Exercise(lesson=lesson, id=text("id"), question=text("question"), kind=kind,
-                    answer=answer, rule=text("rule"), hint=text("hint"), worked=text("worked"),
-                    explain=text("explain"), options=tuple(options), tolerance=tolerance)
+    worked = text("worked")
+    if worked.count("{") != len(_BLANK.findall(worked)) or worked.count("}") != worked.count("{"):
+        raise AnswerKeyError(f"{where}: field 'worked': a blank is written {{like this}}, "
+                             "one pair of braces each")
+    ex = Exercise(lesson=lesson, id=text("id"), question=text("question"), kind=kind,
+                  answer=answer, rule=text("rule"), hint=text("hint"), worked=worked,
+                  explain=text("explain"), options=tuple(options), tolerance=tolerance)
+    return _with_wrong_answers(ex, entry.get("wrong", []), where)
 
 
-_EXACT = re.compile(r"^\s*([+-]?\d+)\s*(?:/\s*(\d+))?\s*$")
-_DECIMAL = re.compile(r"^\s*([+-]?(?:\d+[.,]\d*|[.,]\d+|\d+))\s*(%?)\s*$")
+def _with_wrong_answers(ex: Exercise, entries, where: str) -> Exercise:
+    """The key's ``[[exercise.wrong]]`` entries, each answer read as the judge reads a learner's
+    (so it is stored in canonical form) and really wrong."""
+    if not isinstance(entries, list):
+        raise AnswerKeyError(f"{where}: field 'wrong' must be a list of tables")
+    wrong = []
+    for n, item in enumerate(entries, 1):
+        here = f"{where}, wrong answer {n}"
+        if not isinstance(item, dict) or set(item) != {"answer", "belief"}:
+            raise AnswerKeyError(f"{here}: give exactly 'answer' and 'belief'")
+        given = item["answer"]
+        if ex.kind == "choices" and isinstance(given, list):
+            pass
+        elif not isinstance(given, str):
+            raise AnswerKeyError(f"{here}: field 'answer' must be a string")
+        belief = item["belief"]
+        if not isinstance(belief, str) or not belief.strip():
+            raise AnswerKeyError(f"{here}: field 'belief' must be a non-empty string")
+        verdict = judge(ex, given)
+        if not verdict.readable or verdict.right:
+            raise AnswerKeyError(f"{here}: field 'answer' must be a wrong answer the judge reads")
+        if any(verdict.canonical == a for a, _ in wrong):
+            raise AnswerKeyError(f"{here}: answer {verdict.canonical!r} given twice")
+        wrong.append((verdict.canonical, belief.strip()))
+    return replace(ex, wrong=tuple(wrong))
+
+
+_EXACT = re.compile(r"^\s*([+-]?)\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
+_DECIMAL = re.compile(r"^\s*([+-]?)\s*(\d+[.,]\d*|[.,]\d+|\d+)\s*(%?)\s*$")
+# What a learner's keyboard or a copied lesson line may put for a minus sign or a fraction bar:
+# the minus sign the lessons print (U+2212), dashes, the fraction slash and the division slash.
+_TYPOGRAPHY = str.maketrans({"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-",
+                             "\u2013": "-", "\u2014": "-", "\ufe63": "-", "\uff0d": "-",
+                             "\u2044": "/", "\u2215": "/", "\u00a0": " ", "\u202f": " "})
+
+
+def _plain(text: str) -> str:
+    return text[:_MAX_ANSWER].translate(_TYPOGRAPHY)
 
 
 def parse_exact(text: str) -> Fraction | None:
-    """``"12"``, ``"-3"``, ``"3/7"`` -> an exact Fraction; anything else -> None."""
-    m = _EXACT.match(text[:_MAX_ANSWER])
-    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
+    """``"12"``, ``"-3"``, ``"− 3"``, ``"3/7"`` -> an exact Fraction; anything else (and a zero
+    denominator) -> None."""
+    m = _EXACT.match(_plain(text))
+    if not m or (m.group(3) is not None and int(m.group(3)) == 0):
         return None
-    return Fraction(int(m.group(1)), int(m.group(2) or 1))
+    return Fraction(int(m.group(1) + m.group(2)), int(m.group(3) or 1))
 
 
 def parse_decimal(text: str) -> Fraction | None:
     """``"0.4286"``, ``"0,4286"``, ``"42.9%"`` -> the Fraction it writes (percent / 100)."""
-    m = _DECIMAL.match(text[:_MAX_ANSWER])
+    m = _DECIMAL.match(_plain(text))
     if not m:
         return None
-    value = Fraction(m.group(1).replace(",", "."))
-    return value / 100 if m.group(2) else value
+    value = Fraction(m.group(1) + m.group(2).replace(",", "."))
+    return value / 100 if m.group(3) else value
+
+
+def _zero_denominator(text: str) -> bool:
+    m = _EXACT.match(_plain(text))
+    return bool(m and m.group(3) is not None and int(m.group(3)) == 0)
+
+
+def canonical_number(value: Fraction) -> str | None:
+    """A number's canonical form (``3/7``, ``5``, ``-9``), or None when it is too long to keep."""
+    text = str(value)
+    return text if len(text) <= MAX_CANONICAL else None
+
+
+def share_percent(p: Fraction) -> str:
+    """A share of games as a percentage: ``58%`` when exact, else one decimal (``42.9%``)."""
+    pct = 100 * Fraction(p)
+    return f"{pct.numerator}%" if pct.denominator == 1 else percent(p)
 
 
 def judge(exercise: Exercise, given) -> Verdict:
-    """Judge ``given`` (typed text for number/chance, an option for choice, a collection of
-    options for choices) against the key. Never raises for any input."""
+    """Judge ``given`` (typed text for number/chance/share, an option for choice, a collection
+    of options for choices) against the key. Never raises for any input. A verdict that is not
+    ``readable`` is not a try: the learner is told what to type instead."""
     kind = exercise.kind
     if kind == "choice":
-        if given not in exercise.options:
+        if not isinstance(given, str) or given not in exercise.options:
             return Verdict(False, False, "Pick one of the options first.")
-        return Verdict(given == exercise.answer, True)
+        return Verdict(given == exercise.answer, True, canonical=given)
     if kind == "choices":
         try:
             picked = frozenset(given or ())
         except TypeError:
             picked = frozenset()
-        if not picked:
+        if not picked or not picked <= set(exercise.options):
             return Verdict(False, False, "Tick at least one option first.")
-        return Verdict(picked == exercise.answer, True)
+        canonical = JOIN.join(o for o in exercise.options if o in picked)
+        return Verdict(picked == exercise.answer, True, canonical=canonical)
     text = str(given or "").strip()[:_MAX_ANSWER]
     if not text:
         return Verdict(False, False, "Type your answer in the box first.")
-    exact = parse_exact(text)
-    if exact is not None:
-        return Verdict(exact == exercise.answer, True)
-    decimal = parse_decimal(text)
-    if decimal is None:
-        example = "3/7, 0.4286 or 42.9%" if kind == "chance" else "12 or 3/7"
+    if _zero_denominator(text):
+        return Verdict(False, False, "A fraction cannot have 0 under the line (nothing can be "
+                                     "shared out among 0): check the number under the /.")
+    value = parse_exact(text)
+    exact = value is not None
+    if value is None:
+        value = parse_decimal(text)
+    if value is None:
+        example = "12 or 3/7" if kind == "number" else "3/7, 0.4286 or 42.9%"
         return Verdict(False, False, f"I could not read that as a number: type e.g. {example}.")
-    if kind == "number":
-        return Verdict(decimal == exercise.answer, True)
-    gap = abs(decimal - exercise.answer)
+    if kind != "number" and not 0 <= value <= 1:
+        return Verdict(False, False, _out_of_range(kind, text, value))
+    canonical = canonical_number(value)
+    if kind == "number" or exact:
+        return Verdict(value == exercise.answer, True, canonical=canonical)
+    gap = abs(value - exercise.answer)
     if gap <= exercise.tolerance:
-        return Verdict(True, True)
+        return Verdict(True, True, canonical=canonical)
     if gap <= 10 * exercise.tolerance:
         return Verdict(False, True, "Close, but not close enough: give more decimals, or the "
-                                    "exact fraction.")
-    return Verdict(False, True)
+                                    "exact fraction.", canonical=canonical)
+    return Verdict(False, True, canonical=canonical)
+
+
+def _out_of_range(kind: str, text: str, value: Fraction) -> str:
+    what = "A chance" if kind == "chance" else "A share"
+    lead = f"{what} lies between 0 and 1 (0% to 100%)"
+    if "%" not in text and 1 < value <= 100:
+        pct = f"{value.numerator}%" if value.denominator == 1 else f"{float(value):g}%"
+        return (f"{lead}. Did you mean {pct}? Then type it with the % sign, or as a fraction "
+                f"or a decimal such as {float(value) / 100:g}.")
+    return f"{lead}: type it as a fraction such as 3/7, a decimal such as 0.4286 or a percentage."
 
 
 def tolerance_words(exercise: Exercise) -> str:
-    """What the learner is told about decimals for a chance exercise."""
+    """What the learner is told about decimals for a chance or share exercise."""
     tol = float(exercise.tolerance)
     return (f"Type a fraction such as 3/7 (judged exactly), a decimal such as 0.4286 or a "
             f"percentage such as 42.9% (a decimal counts if it is within {tol:g} of the exact "
@@ -237,9 +354,29 @@ def solutions_html(key: dict[str, Exercise], title: str) -> str:
     rows = "".join(
         f"<tr><td {left}>{i}</td><td {left}>{html.escape(ex.question)}</td>"
         f"<td {left}><b>{html.escape(ex.answer_text)}</b><br>{html.escape(ex.explain)}</td>"
-        f"<td {left}>{html.escape(ex.worked)}</td><td {left}>{html.escape(ex.rule)}</td></tr>"
+        f"<td {left}>{html.escape(ex.worked_solution)}{_wrong_html(ex)}</td>"
+        f"<td {left}>{html.escape(ex.rule)}</td></tr>"
         for i, ex in enumerate(key.values(), 1))
     head = "".join(f"<th {left}>{h}</th>" for h in
                    ("#", "question", "answer", "how to find it", "rule"))
     return (f"<h3>{html.escape(title)}</h3><table class='ttr-solutions'><thead><tr>{head}</tr>"
             f"</thead><tbody>{rows}</tbody></table>")
+
+
+def _wrong_html(ex: Exercise) -> str:
+    import html
+
+    if not ex.wrong:
+        return ""
+    items = "".join(f"<li>“{html.escape(a)}”: {html.escape(b)}</li>" for a, b in ex.wrong)
+    return f"<br><i>Common wrong answers:</i><ul>{items}</ul>"
+
+
+def all_solutions_html() -> str:
+    """The solutions of every lesson that has a key, in the catalogue's order (the teacher's
+    solutions page, in JupyterLab and on the class server)."""
+    from .catalog import lessons
+
+    folder = answers_dir()
+    return "".join(solutions_html(load_key(lesson.id, folder), lesson.name)
+                   for lesson in lessons() if lesson.exercises)

@@ -44,6 +44,7 @@ class Lesson:
     rules: tuple[str, ...]  # rule ids the lesson teaches
     uses: tuple[str, ...]  # rule ids it relies on from earlier lessons
     goals: tuple[str, ...]  # "what you will be able to do"
+    exercises: bool = True  # False: no exercises, no answer key (08, a game at a class table)
 
     @property
     def name(self) -> str:
@@ -126,7 +127,15 @@ def _parse_lesson(path: Path, number: int, entry: dict) -> Lesson:
     return Lesson(id=lesson_id, file=file, title=_field(path, where, entry, "title", str),
                   minutes=minutes, rules=_strings(path, where, entry, "rules", rule_ids=True),
                   uses=_strings(path, where, entry, "uses", rule_ids=True, allow_empty=True),
-                  goals=_strings(path, where, entry, "goals"))
+                  goals=_strings(path, where, entry, "goals"),
+                  exercises=_optional_flag(path, where, entry, "exercises"))
+
+
+def _optional_flag(path: Path, where: str, entry: dict, name: str) -> bool:
+    value = entry.get(name, True)
+    if not isinstance(value, bool):
+        raise CatalogError(f"{path}: {where}: {name!r} is true or false, not {value!r}")
+    return value
 
 
 def read_catalog(path: Path = CATALOG_PATH) -> tuple[Lesson, ...]:

@@ -13,5 +13,8 @@ in WAL mode (the standard library), the server the only writer.
 - ``ttrlib.server.app``: the tornado application made of each module's routes;
 - ``ttrlib.server.tables``: the class's tables (``table_store``: games and their logs, seats'
   keys, bots; ``table_api``: the JSON API; ``table_pages`` and ``board_page``: the board a
-  teacher projects and the teacher's page of tables).
+  teacher projects and the teacher's page of tables);
+- ``ttrlib.server.records``, ``.progress``, ``.progress_page``: the class's exercise records, the
+  kernels' reports, the progress API and the teacher's live page;
+- ``ttrlib.server.materials``: the teacher's guide, the solutions and the handouts.
 """

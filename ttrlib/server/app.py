@@ -7,10 +7,10 @@ from pathlib import Path
 
 import tornado.web
 
-from . import auth, db, tables
+from . import auth, db, materials, progress, tables
 
 #: The modules whose ``routes(server)`` make the application (each owns its pages and tables).
-ROUTE_MODULES = [auth, tables]
+ROUTE_MODULES = [auth, tables, progress, materials]
 
 MAX_BODY = 64 * 1024  # no request body of the API is larger (an action is a few hundred bytes)
 

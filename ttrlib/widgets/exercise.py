@@ -1,20 +1,29 @@
 """An exercise answered in a widget, the same in JupyterLab and in the classroom app: type a
-number or a chance, or pick options, press **Check**. Feedback names the rule and gives a hint;
-a second wrong try adds a worked step; the answer is shown only when asked (or in teacher mode).
+number or a chance, or pick options, press **Check** (or Enter in the box). Feedback counts the
+tries, names the rule and gives a hint; a second wrong try adds a worked step that leaves the
+last move to the learner; the answer is shown only when asked (or in teacher mode, which only
+``TTR_TEACHER=1`` in the kernel's environment turns on: no address a learner types does).
 
 The key's answer never enters a widget model before it is shown: everything in a widget's state
-reaches the browser, where a learner could read it.
+reaches the browser, where a learner could read it. In the classroom app every judged Check and
+every "Show the answer" is also recorded for the teacher (:mod:`ttrlib.lessons.recording`, which
+holds nothing in the widget).
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 import ipywidgets as w
 
 from .. import display
-from ..lessons import teacher_mode, when_query_known
-from ..lessons.answers import Exercise, judge, load_key, tolerance_words
+from ..lessons import recording, teacher_mode
+from ..lessons.answers import TYPED, Exercise, judge, load_key, tolerance_words
+
+#: Enter is judged this long after the page says so: the box's last keystroke may still be on its
+#: way (the page holds a value back while an earlier one is unanswered, but sends "Enter" at once).
+_ENTER_DELAY_S = 0.2
 
 _CSS = """
 .ttr-exercise { border: 1px solid rgba(128,128,128,0.45); border-radius: 8px; padding: 8px 12px;
@@ -37,17 +46,22 @@ class ExerciseWidget(w.VBox):
         self.add_class("ttr-exercise")
         self._exercise = exercise
         self.tries = 0  # wrong answers that could be read
-        typed = exercise.kind in ("number", "chance")
+        self.checks = 0  # answers judged (right or wrong): the try number of the feedback
+        self.revealed = False  # the learner asked for the answer
+        typed = exercise.kind in TYPED
         title = f"Exercise {number}" if number else "Exercise"
         self.question = w.HTML(
             f"<style>{_CSS}</style><div class='ttr-q' role='heading' aria-level='3'>"
             f"<b>{title}.</b> {html.escape(exercise.question)}</div>"
             + (f"<div class='ttr-note'>{html.escape(tolerance_words(exercise))}</div>"
-               if exercise.kind == "chance" else ""), layout=w.Layout(width="100%"))
+               if exercise.kind in ("chance", "share") else ""), layout=w.Layout(width="100%"))
         if typed:
+            # Every keystroke reaches the kernel (continuous_update), so Enter and Check judge
+            # what is in the box, not what was there when it last lost the focus.
             self.answer_box = w.Text(placeholder="your answer", description="Answer:",
-                                     continuous_update=False,
+                                     continuous_update=True,
                                      layout=w.Layout(width="260px"))
+            self.answer_box.on_msg(self._on_box_message)
             inputs: list[w.Widget] = [self.answer_box]
         elif exercise.kind == "choice":
             self.answer_box = w.RadioButtons(options=list(exercise.options), value=None,
@@ -66,14 +80,19 @@ class ExerciseWidget(w.VBox):
         self.feedback = w.HTML()
         self.children = [self.question, *inputs,
                          w.HBox([self.check_button, self.reveal_button]), self.feedback]
-        if teacher is None:  # ?teacher=1: known only once the learner opens the page
-            when_query_known(self._teacher_check)
-        elif teacher:
+        if teacher_mode() if teacher is None else teacher:
             self.reveal(teacher=True)
 
-    def _teacher_check(self) -> None:
-        if self.comm is not None and teacher_mode():  # (a closed exercise stays closed)
-            self.reveal(teacher=True)
+    def _on_box_message(self, _widget, content, _buffers) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit":  # Enter in the box
+            try:
+                asyncio.get_running_loop().call_later(_ENTER_DELAY_S, self._check_if_open)
+            except RuntimeError:  # no event loop (outside a kernel): judge at once
+                self.check()
+
+    def _check_if_open(self) -> None:
+        if self.comm is not None:  # the page may have closed meanwhile
+            self.check()
 
     # --- what the learner did ----------------------------------------------------------------
     def given(self):
@@ -94,22 +113,30 @@ class ExerciseWidget(w.VBox):
         if not verdict.readable:
             self._say(verdict.note, "info")
             return False
+        self.checks += 1
+        recording.record(ex, try_number=self.checks, verdict="right" if verdict.right else "wrong",
+                         answer=verdict.canonical, revealed=self.revealed)
         if verdict.right:
-            self._say(f"Right! {ex.explain}", "success", rule=ex.rule)
+            self._say(f"Right! (try {self.checks}) {ex.explain}", "success", rule=ex.rule)
             return True
         self.tries += 1
-        text = "Not yet. " + (verdict.note + " " if verdict.note else "") + f"Hint: {ex.hint}"
+        text = (f"Not yet (try {self.checks}). " + (verdict.note + " " if verdict.note else "")
+                + f"Hint: {ex.hint}")
         if self.tries >= 2:
-            text += f" A worked step: {ex.worked}"
+            text += f" A worked step: {ex.worked_step}"
         self._say(text, "error", rule=ex.rule)
         return False
 
     def reveal(self, *, teacher: bool = False) -> None:
         """Show the answer (computed into the page only now)."""
         ex = self._exercise
+        if not teacher:
+            self.revealed = True
+            recording.record(ex, try_number=self.checks, verdict="shown", answer=None,
+                             revealed=True)
         lead = "Teacher mode: the answer is " if teacher else "The answer: "
-        self._say(f"{lead}{ex.answer_text}. {ex.explain} How to find it: {ex.worked}", "info",
-                  rule=ex.rule)
+        self._say(f"{lead}{ex.answer_text}. {ex.explain} How to find it: {ex.worked_solution}",
+                  "info", rule=ex.rule)
 
     @property
     def feedback_text(self) -> str:

@@ -1,0 +1,60 @@
+"""The learners' classroom app reaches the lessons and nothing else (issue 20, item 2): the
+decision of ``classroom/lessons_only.py``, without a server (the doors of a running classroom
+app are tried in ``test_teacher_room.py``)."""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("voila")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "classroom"))
+
+import lessons_only  # noqa: E402
+from voila.tornado.contentshandler import VoilaContentsHandler  # noqa: E402
+from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
+from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
+
+NOT_LESSONS = ["solutions.ipynb", "teachers.ipynb", "cheat-sheet.ipynb", "glossary.ipynb",
+               "answers", "answers/01-card-splits.toml", "01-card-splits.toml",
+               "01-card-splits.ipynb/../solutions.ipynb", "../notebooks/solutions.ipynb",
+               "./solutions.ipynb", "01-card-splits.ipynb.bak", "1-card-splits.ipynb",
+               "answers/01-card-splits.ipynb", "01-card splits.ipynb", ".ipynb_checkpoints"]
+LESSONS = ["00-start-here.ipynb", "07-test-a-strategy.ipynb", "99-query.ipynb"]
+
+
+def handler(cls, path, named=False):
+    h = object.__new__(cls)  # what prepare() sees: the handler and its decoded path
+    h.path_args, h.path_kwargs = ([], {"path": path}) if named else ([path], {})
+    return h
+
+
+@pytest.mark.parametrize("path", NOT_LESSONS)
+def test_nothing_but_a_lesson_is_rendered(path):
+    assert not lessons_only.allowed(handler(TornadoVoilaHandler, path))
+
+
+@pytest.mark.parametrize("path", LESSONS)
+def test_a_lesson_is_rendered(path):
+    assert lessons_only.allowed(handler(TornadoVoilaHandler, path))
+
+
+@pytest.mark.parametrize("cls", [TornadoVoilaTreeHandler, VoilaContentsHandler])
+def test_only_the_top_folder_is_listed(cls):
+    assert lessons_only.allowed(handler(cls, "", named=True))
+    assert lessons_only.allowed(handler(cls, "/", named=True))
+    for path in ["answers", "/answers/", "solutions.ipynb", "00-start-here.ipynb", "../"]:
+        assert not lessons_only.allowed(handler(cls, path, named=True)), path
+
+
+def test_the_listing_shows_the_lessons_only():
+    folder = Path(__file__).resolve().parents[1] / "notebooks"
+    listed = [p.name for p in folder.iterdir()
+              if not any(fnmatch.fnmatch(p.name, g) for g in lessons_only.HIDE)]
+    lessons = sorted(p.name for p in folder.glob("[0-9][0-9]-*.ipynb"))
+    assert sorted(listed) == lessons and len(lessons) >= 8
+    for name in NOT_LESSONS:
+        assert any(fnmatch.fnmatch(Path(name).name, g) for g in lessons_only.HIDE) or "/" in name
