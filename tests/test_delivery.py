@@ -185,18 +185,23 @@ def test_gitignore_ignores_the_learners_copies_not_the_lessons():
 def test_make_classroom_runs_the_harness_command_on_the_shipped_lessons():
     """The browser tests and the benchmark start the classroom server with
     lab_harness.classroom_command: it must be what `make classroom` runs."""
-    recipe = " ".join(_make("-n", "-o", ".venv/.installed", "classroom", "VOILA_PORT=8123")
-                      .replace("\\\n", " ").split())
-    assert recipe.startswith("cd notebooks && "), recipe
+    recipe = " ".join(_make("-n", "-o", ".venv/.installed", "classroom", "VOILA_PORT=8123",
+                            "CLASS_PORT=8124").replace("\\\n", " ").split())
+    # the class server first, in the background, then Voila in notebooks/
+    assert "-m ttrlib.server --port 8124 --ip 127.0.0.1" in recipe, recipe
+    assert recipe.index("-m ttrlib.server") < recipe.index(" cd notebooks && "), recipe
     expected = " ".join(classroom_command(ROOT / "notebooks", 8123)[1:])
     assert f"/bin/voila {expected}" in recipe, recipe
     assert HARNESS_ROOT == ROOT
 
 
 def test_make_classroom_serves_a_lesson_as_an_app(tmp_path):
-    port = free_port()
-    page = _make_serves(["classroom", f"VOILA_PORT={port}", "VOILA_ARGS=--Voila.ip=127.0.0.1"],
+    port, class_port = free_port(), free_port()
+    data = tmp_path / "class-data"
+    page = _make_serves(["classroom", f"VOILA_PORT={port}", "VOILA_ARGS=--Voila.ip=127.0.0.1",
+                         f"CLASS_PORT={class_port}", f"CLASS_DATA={data}"],
                         f"http://127.0.0.1:{port}/voila/render/01-card-splits.ipynb", tmp_path)
     assert "widget" in page and "Traceback" not in page
+    assert (data / "teacher-token").is_file()  # the class server started beside it
     # the classroom template: no link to a CDN (Voila's lab template has two)
     assert "cdn.jsdelivr.net" not in page and "cdnjs.cloudflare.com" not in page
