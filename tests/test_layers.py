@@ -1,4 +1,4 @@
-"""Imports flow downward only (issue 11, item 4).
+"""Imports flow downward only (the layers are explained in docs/architecture.md).
 
 Every ttrlib module has a layer rank in ``LAYERS``, the one table of the layering. The test reads
 each module's imports with ``ast`` (at module level and inside functions, relative and absolute,
