@@ -172,7 +172,10 @@ def _axe_check(page, name: str) -> None:
 
 
 def _game_numbers(page) -> list[str]:
-    return re.findall(r"game (\d+)", " ".join(page.locator(".ttr-game-no").all_inner_texts()))
+    """The games on the page: "game 7" for a numbered one, "random game 5c1e0a" (a tag, not a
+    number: nothing deals it again) for a learner's own."""
+    return re.findall(r"game ([0-9a-f]+)",
+                      " ".join(page.locator(".ttr-game-no").all_inner_texts()))
 
 
 def test_two_learners_get_two_games_and_a_seed_puts_a_class_on_one(browser, app):
