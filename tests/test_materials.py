@@ -280,6 +280,28 @@ def test_glossary_terms_appear_in_the_reference_and_in_the_rules_they_cite():
     assert page.count('<td class="ttr-term">') == len(terms)
 
 
+def test_a_seat_named_like_a_rule_is_called_a_seat_in_the_handouts():
+    """Seats C1 and C2 (6 players, C2) share their names with rules C1 and C2: in the handouts'
+    prose, where rule ids stand bare ("(C5 checked)"), such a seat name follows the word
+    "seat(s)" (a list of seats counts: "seats C1, C2"), and the id column and the glossary's
+    rules column hold rule ids only. Issue 21, item 6."""
+    from ttrlib.seats import seat_name
+
+    clashing = {seat_name(s) for s in range(6)} & _reference_ids()
+    assert clashing == {"C1", "C2"}  # by hand: team C's two seats
+    listed = r"seats?\s+(?:[A-Z]\d,?\s+(?:and\s+)?)*"  # "seats A1, A2 and C1"
+    prose = list(handouts.summaries().values()) + [t.definition for t in handouts.glossary()]
+    checked = 0
+    for text in prose:
+        for m in re.finditer(r"\b(?:" + "|".join(sorted(clashing)) + r")\b", text):
+            before = text[:m.start()]
+            as_rule = re.search(r"\(([A-Z]\d(?:, )?)*$|rules?\s+$", before)
+            as_seat = re.search(listed + "$", before)
+            assert as_seat or as_rule, f"bare {m.group(0)} in: {text}"
+            checked += bool(as_seat)
+    assert checked >= 4  # the cheat-sheet's C2 line and the glossary's "seat" name both seats
+
+
 def test_handouts_refuse_a_reference_without_a_summary(tmp_path):
     extra = tmp_path / "rules.md"
     extra.write_text(REFERENCE.read_text() + "\n## More\n- **Z9** A rule nobody summarised.\n")
