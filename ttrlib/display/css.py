@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 # Note for maintainers: keep this stylesheet free of "<" and "&" so the fragments stay valid XML.
+# The keyboard focus (the rule with :focus-visible): JupyterLab's own is a 1 px light-blue line,
+# lost on a blue button. Ours is a dark 3 px ring 2 px outside the control, with a white ring on
+# the control's edge: one of the two stands out on a light page and on a dark one, and it is
+# styled on every page that shows a fragment (the rule reaches the widgets' own controls).
 STYLE = """
 .ttr-root { font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto,
   "DejaVu Sans", "Helvetica Neue", Arial, sans-serif); font-size: 13px; line-height: 1.3;
@@ -118,6 +122,11 @@ STYLE = """
 .ttr-msg-warning { background: rgba(245,166,35,0.16); border-color: rgba(230,140,20,0.9); }
 .ttr-msg-warning .ttr-msg-icon { background: #e08600; }
 .ttr-msg-text { flex: 1; }
+.ttr-widget.ttr-widget button:focus-visible, .ttr-widget.ttr-widget input:focus-visible,
+.ttr-widget.ttr-widget select:focus-visible, .ttr-widget.ttr-widget textarea:focus-visible,
+.ttr-widget.ttr-widget [tabindex]:focus-visible, .ttr-exercise.ttr-exercise button:focus-visible,
+.ttr-exercise.ttr-exercise input:focus-visible, .ttr-root.ttr-root [tabindex]:focus-visible {
+  outline: 3px solid #1b1b1b; outline-offset: 2px; box-shadow: 0 0 0 2px #ffffff; }
 .ttr-col { display: flex; flex-direction: column; gap: 10px; align-items: flex-start; }
 .ttr-wrap { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 """

@@ -178,6 +178,11 @@ class TicketStepper(LessonWidget):
         else:
             self._after_draw_choice(offer, action)
         self.render()
+        # The setup screen was long and the curtain (or the reveal) is short: the page would
+        # keep its scroll position and show what lies below the widget. Focusing the one
+        # button of the new screen scrolls it, and the message above it, into view.
+        if self.stage in ("curtain", "revealed"):
+            (self.continue_button if self.curtain else self.start_button).focus()
 
     def _after_setup_choice(self, chooser: int) -> None:
         mate = chooser ^ 1
