@@ -7,6 +7,8 @@ from __future__ import annotations
 # lost on a blue button. Ours is a dark 3 px ring 2 px outside the control, with a white ring on
 # the control's edge: one of the two stands out on a light page and on a dark one, and it is
 # styled on every page that shows a fragment (the rule reaches the widgets' own controls).
+# On a narrow screen (a phone, or a browser zoomed to 200%) a widget's rows of controls wrap and
+# its fixed-width controls shrink to the screen, instead of running off its right edge.
 STYLE = """
 .ttr-root { font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto,
   "DejaVu Sans", "Helvetica Neue", Arial, sans-serif); font-size: 13px; line-height: 1.3;
@@ -127,6 +129,9 @@ STYLE = """
 .ttr-widget.ttr-widget [tabindex]:focus-visible, .ttr-exercise.ttr-exercise button:focus-visible,
 .ttr-exercise.ttr-exercise input:focus-visible, .ttr-root.ttr-root [tabindex]:focus-visible {
   outline: 3px solid #1b1b1b; outline-offset: 2px; box-shadow: 0 0 0 2px #ffffff; }
+.ttr-widget.ttr-widget .widget-hbox { flex-wrap: wrap; }
+.ttr-widget.ttr-widget .widget-dropdown, .ttr-widget.ttr-widget .widget-text,
+.ttr-widget.ttr-widget .widget-html { max-width: 100%; }
 .ttr-col { display: flex; flex-direction: column; gap: 10px; align-items: flex-start; }
 .ttr-wrap { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 """
