@@ -4,9 +4,10 @@ from __future__ import annotations
 
 # Note for maintainers: keep this stylesheet free of "<" and "&" so the fragments stay valid XML.
 # The keyboard focus (the rule with :focus-visible): JupyterLab's own is a 1 px light-blue line,
-# lost on a blue button. Ours is a dark 3 px ring 2 px outside the control, with a white ring on
-# the control's edge: one of the two stands out on a light page and on a dark one, and it is
-# styled on every page that shows a fragment (the rule reaches the widgets' own controls).
+# lost on a blue button. Ours is a dark 3 px ring just inside the control's edge, with a white
+# ring on the edge itself: one of the two stands out on any button, and drawn inside, a row of
+# controls cannot clip it. It is styled on every page that shows a fragment (the rule reaches
+# the widgets' own controls).
 # On a narrow screen (a phone, or a browser zoomed to 200%) a widget's rows of controls wrap and
 # its fixed-width controls shrink to the screen, instead of running off its right edge.
 STYLE = """
@@ -128,7 +129,7 @@ STYLE = """
 .ttr-widget.ttr-widget select:focus-visible, .ttr-widget.ttr-widget textarea:focus-visible,
 .ttr-widget.ttr-widget [tabindex]:focus-visible, .ttr-exercise.ttr-exercise button:focus-visible,
 .ttr-exercise.ttr-exercise input:focus-visible, .ttr-root.ttr-root [tabindex]:focus-visible {
-  outline: 3px solid #1b1b1b; outline-offset: 2px; box-shadow: 0 0 0 2px #ffffff; }
+  outline: 3px solid #1b1b1b; outline-offset: -5px; box-shadow: inset 0 0 0 2px #ffffff; }
 .ttr-widget.ttr-widget .widget-hbox { flex-wrap: wrap; }
 .ttr-widget.ttr-widget .widget-dropdown, .ttr-widget.ttr-widget .widget-text,
 .ttr-widget.ttr-widget .widget-html { max-width: 100%; }
