@@ -254,8 +254,20 @@ def wait_for_log(log: Path, text: str, proc: subprocess.Popen, stall_s: float | 
 # text), the server's log, or the CPU time of the server and its kernels. It gives up when the
 # page shows a failure that waiting cannot mend, or when nothing has moved for STALL_S seconds,
 # and then says what the page showed. Time limits belong in benchmarks/.
-PAGE_FAILURES = ("Error displaying widget", "This part of the lesson was lost",
-                 "reload this page", "could not be shown", "Traceback (most recent")
+# A failure shows in an output or a widget, never in the lesson's own prose (the teacher's page
+# quotes these messages): the first one found, or "".
+PAGE_FAILURES = """() => {
+    if (document.querySelector('.ttr-lost-widget')) return 'a lost widget (reload message)';
+    for (const el of document.querySelectorAll('.jupyter-widgets')) {
+        if (el.childElementCount === 0 && /^Error displaying widget/.test(el.textContent.trim()))
+            return el.textContent.trim();
+    }
+    for (const el of document.querySelectorAll('.jp-OutputArea-output')) {
+        const t = el.innerText || '';
+        if (/Traceback \\(most recent|reload this page|could not be shown/.test(t)) return t.slice(0, 300);
+    }
+    return '';
+}"""
 STALL_S = 180.0
 CPU_MOVING_S = 0.02  # CPU seconds per second of waiting that count as work (idle kernels tick)
 _CONSOLE: dict[int, list[str]] = {}
@@ -320,9 +332,10 @@ def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Pat
                stall_s: float = STALL_S, poll_s: float = 0.5, failures=PAGE_FAILURES) -> None:
     """Wait until the JavaScript ``condition`` (a function, given ``arg``) is true on ``page``.
 
-    No overall time limit: it fails when the page shows one of ``failures`` or when nothing
-    moved for ``stall_s`` seconds (the page's text, the server ``log``, the CPU time of the
-    server process ``proc`` and its kernels), with :func:`page_report` as the message."""
+    No overall time limit: it fails when the page shows a failure (``failures``: a JavaScript
+    function naming the first one found, or "") or when nothing moved for ``stall_s`` seconds
+    (the page's text, the server ``log``, the CPU time of the server process ``proc`` and its
+    kernels), with :func:`page_report` as the message."""
     last_text, last_log, last_cpu = None, -1, _cpu_seconds(proc.pid) if proc else 0.0
     last_cpu_t = moved = time.monotonic()
     shot = ARTIFACTS / "failed-waits" / (re_slug(what) + ".png")
@@ -334,7 +347,10 @@ def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Pat
             if "Target page, context or browser has been closed" in str(exc):
                 raise
         text = page_text(page)
-        bad = next((f for f in failures if f in text), None)
+        try:
+            bad = page.evaluate(failures) if failures else ""
+        except Exception:  # noqa: BLE001 - a page navigating: nothing to judge yet
+            bad = ""
         if bad:
             raise AssertionError(f"{what}: the page shows {bad!r}\n"
                                  + page_report(page, log, shot))

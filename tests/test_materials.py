@@ -442,8 +442,10 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
         try:
             page = context.new_page()
             page.set_default_timeout(60_000)
-            page.goto(f"{base}/voila/render/teachers.ipynb?token={tok}", timeout=180_000)
-            page.locator(".ttr-guide").last.wait_for(timeout=180_000)
+            log = tmp_path / "voila.log"  # waits for the condition while Voila works
+            h.open_page(page, f"{base}/voila/render/teachers.ipynb?token={tok}")
+            h.wait_until(page, "(n) => document.querySelectorAll('.ttr-guide').length >= n",
+                         "the teacher's page", arg=len(catalog.lessons()) + 1, log=log)
             assert page.locator(".ttr-guide table").count() >= 2 * len(catalog.lessons()) + 1
             assert not page.locator(".jp-OutputArea-output", has_text="Traceback").count()
             page.screenshot(path=str(out / "voila-teachers-top.png"))
@@ -458,11 +460,12 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
                 assert f"{base}/voila/render/{other}" in hrefs, other
             page.locator(".jp-RenderedMarkdown a[href='01-card-splits.ipynb']").first.click()
             page.wait_for_url(re.compile(r"/voila/render/01-card-splits\.ipynb"))
-            page.get_by_text("Card splits: two cards, two places").first.wait_for(
-                timeout=180_000)
+            h.wait_until(page, "() => document.body.innerText.includes("
+                         "'Card splits: two cards, two places')", "lesson 01", log=log)
 
-            page.goto(f"{base}/voila/render/cheat-sheet.ipynb?token={tok}", timeout=180_000)
-            page.locator(".ttr-cheat").wait_for(timeout=180_000)
+            h.open_page(page, f"{base}/voila/render/cheat-sheet.ipynb?token={tok}")
+            h.wait_until(page, "() => !!document.querySelector('.ttr-cheat')", "the cheat-sheet",
+                         log=log)
             page.screenshot(path=str(out / "voila-cheat-sheet.png"), full_page=True)
             page.pdf(path=str(out / "voila-cheat-sheet.pdf"), format="A4",
                      prefer_css_page_size=True)
