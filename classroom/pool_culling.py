@@ -1,38 +1,59 @@
-"""The kernel manager of the classroom server: a preheated kernel's idle clock starts when it
-leaves the pool.
+"""The kernel manager of the classroom server: a kernel handed to a learner is never culled
+before the learner's page has connected to it.
 
 Jupyter's culler shuts down a kernel with no connection that has been idle (no message) for
 ``cull_idle_timeout`` seconds. Voila never culls a kernel waiting in its pool, but a kernel that
-ran its lesson ahead of time has been "idle" since then, maybe for an hour: once it is handed to
-a learner, the next cull pass, a few seconds later, can shut it down before the learner's page
-has connected to it, and the widgets never appear. (A lesson that calls
-``voila.utils.get_query_string()`` sends messages when it resumes, which hides the problem; one
-that does not is exposed to it.)
+ran its lesson ahead of time has been "idle" since then, maybe for an hour, and once it is handed
+to a learner it has no connection until the learner's page has arrived, started its JavaScript
+and opened the kernel's websocket. On a busy machine that takes long: in the classroom test run
+beside three CPU-bound processes, one page's websocket took 62 s to open and its kernel was
+culled 24 s after the handout, so the page waited for widgets forever ("Loading widget...").
 
-So the idle time of a kernel is counted from the first cull pass that sees it outside the pool
-(Voila's manager answers for pooled kernels before this class is asked), at most
-``cull_interval`` seconds after it was handed out: a late clock, never an early one. Voila
-builds its kernel manager on top of this class (``VoilaConfiguration.multi_kernel_manager_class``).
+So a kernel out of the pool that no page has connected to yet is not culled for
+``connect_grace`` seconds after the first cull pass that sees it outside the pool (Voila's
+manager answers for pooled kernels before this class is asked): its page is on its way. Once a
+page has connected (``notify_connect``), the kernel is culled as any other, its idle time counted
+from that first pass at the earliest (a late clock, never an early one). A kernel whose page
+never connects (a tab closed while loading) is culled when the grace is over. Voila builds its
+kernel manager on top of this class (``VoilaConfiguration.multi_kernel_manager_class``).
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Float
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
+    connect_grace = Float(
+        600.0, config=True,
+        help="Seconds a kernel handed out of the pool may wait for its page to connect before "
+             "the idle culler may take it (a busy class can need minutes).")
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._first_seen_unpooled: dict[str, object] = {}
+        self._connected: set[str] = set()  # kernels a page has connected to at least once
+
+    def notify_connect(self, kernel_id):
+        self._connected.add(kernel_id)
+        return super().notify_connect(kernel_id)
 
     async def cull_kernel_if_idle(self, kernel_id):
         kernel = self._kernels.get(kernel_id)
-        seen = self._first_seen_unpooled.setdefault(kernel_id, utcnow())
+        now = utcnow()
+        seen = self._first_seen_unpooled.setdefault(kernel_id, now)
+        if (kernel is not None and kernel_id not in self._connected
+                and now - seen < timedelta(seconds=self.connect_grace)):
+            return None  # handed out, its page still on its way
         if kernel is not None and getattr(kernel, "last_activity", seen) < seen:
             kernel.last_activity = seen  # handed out: as good as a message
         return await super().cull_kernel_if_idle(kernel_id)
 
     async def shutdown_kernel(self, kernel_id, *args, **kwargs):
         self._first_seen_unpooled.pop(kernel_id, None)
+        self._connected.discard(kernel_id)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)

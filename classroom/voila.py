@@ -105,9 +105,12 @@ c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*~", *HIDE]
 # kernels (a learner reading) and busy ones are kept (cull_connected/cull_busy False), and
 # Voila never culls the preheated kernels waiting in a pool. Voila passes this config to its
 # kernel manager, a subclass of MappingKernelManager.
-# A preheated kernel's idle time counts from when it leaves the pool, not from when it ran the
-# lesson ahead of time (else it could be culled before its page connects: see pool_culling.py).
+# A kernel handed out of the pool is not culled before its page has connected (for up to
+# connect_grace s: on a busy machine a page can take a minute or more to connect), and its idle
+# time counts from when it left the pool, not from when it ran the lesson ahead of time (see
+# pool_culling.py).
 c.VoilaConfiguration.multi_kernel_manager_class = "pool_culling.ClassroomKernelManager"
+c.ClassroomKernelManager.connect_grace = 600
 c.MappingKernelManager.cull_idle_timeout = 60
 c.MappingKernelManager.cull_interval = 20
 c.MappingKernelManager.cull_connected = False

@@ -222,13 +222,165 @@ def kernel_processes(server_pid: int) -> list:
     return found
 
 
-def wait_for_log(log: Path, text: str, proc: subprocess.Popen, timeout: float = 300) -> None:
-    """Wait until the server's log contains ``text``."""
-    deadline = time.monotonic() + timeout
+def wait_for_log(log: Path, text: str, proc: subprocess.Popen, stall_s: float | None = None) -> None:
+    """Wait until the server's log contains ``text``: as long as the log grows or the server and
+    its kernels work (no fixed time, see :func:`wait_until`); fail when the server exits or
+    nothing moved for ``stall_s`` seconds (default ``STALL_S``), quoting the log."""
+    stall_s = STALL_S if stall_s is None else stall_s
+    size, cpu = -1, _cpu_seconds(proc.pid)
+    moved = last_t = time.monotonic()
     while text not in log.read_text():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"no {text!r} in the server's log:\n{log.read_text()[-3000:]}")
+        now = time.monotonic()
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited before {text!r} was in its log:\n"
+                               f"{log.read_text()[-3000:]}")
+        grown = log.stat().st_size != size
+        size = log.stat().st_size
+        busy = False
+        if now - last_t >= 5:
+            new_cpu = _cpu_seconds(proc.pid)
+            busy, cpu, last_t = new_cpu - cpu > CPU_MOVING_S * (now - last_t), new_cpu, now
+        if grown or busy:
+            moved = now
+        elif now - moved > stall_s:
+            raise RuntimeError(f"no {text!r} in the server's log, and nothing moved for "
+                               f"{stall_s:.0f} s:\n{log.read_text()[-3000:]}")
         time.sleep(0.5)
+
+
+# --- waiting on a page: for the condition, not for a fixed time ---------------------------------
+# A slow machine (a class's kernels, other work) may need minutes where a quiet one needs
+# seconds, so a test waits for what it needs as long as something is moving: the page (its
+# text), the server's log, or the CPU time of the server and its kernels. It gives up when the
+# page shows a failure that waiting cannot mend, or when nothing has moved for STALL_S seconds,
+# and then says what the page showed. Time limits belong in benchmarks/.
+# A failure shows in an output or a widget, never in the lesson's own prose (the teacher's page
+# quotes these messages): the first one found, or "".
+PAGE_FAILURES = """() => {
+    if (document.querySelector('.ttr-lost-widget')) return 'a lost widget (reload message)';
+    for (const el of document.querySelectorAll('.jupyter-widgets')) {
+        if (el.childElementCount === 0 && /^Error displaying widget/.test(el.textContent.trim()))
+            return el.textContent.trim();
+    }
+    for (const el of document.querySelectorAll('.jp-OutputArea-output')) {
+        const t = el.innerText || '';
+        if (/Traceback \\(most recent|reload this page|could not be shown/.test(t)) return t.slice(0, 300);
+    }
+    return '';
+}"""
+STALL_S = 180.0
+CPU_MOVING_S = 0.02  # CPU seconds per second of waiting that count as work (idle kernels tick)
+_CONSOLE: dict[int, list[str]] = {}
+
+
+def watch(page):
+    """Keep ``page``'s console errors and warnings and its uncaught errors for
+    :func:`page_report`; returns the page."""
+    seen = _CONSOLE.setdefault(id(page), [])
+    page.on("console", lambda m: seen.append(f"console {m.type}: {m.text}"[:300])
+            if m.type in ("error", "warning") and "atisf" not in m.text else None)
+    page.on("pageerror", lambda e: seen.append(f"page error: {e}"[:300]))
+    return page
+
+
+def page_text(page) -> str:
+    try:
+        return page.evaluate("() => document.body ? document.body.innerText : ''")
+    except Exception as exc:  # noqa: BLE001 - a page between two documents has no body yet
+        return f"(no text: {type(exc).__name__})"
+
+
+def page_report(page, log: Path | None = None, shot: Path | None = None) -> str:
+    """What the page showed (the start and the end of its visible text), what it said on its
+    console, and the end of the server's log: the message of a failed wait."""
+    text = " ".join(page_text(page).split())
+    shown = text if len(text) <= 1600 else f"{text[:800]} [...] {text[-800:]}"
+    parts = [f"the page ({page.url}) showed: {shown or '(nothing)'}"]
+    said = _CONSOLE.get(id(page), [])
+    if said:
+        parts.append("its console said:\n  " + "\n  ".join(said[-12:]))
+    if shot is not None:
+        try:
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot))
+            parts.append(f"screenshot: {shot}")
+        except Exception:  # noqa: BLE001 - the report matters more than the picture
+            pass
+    if log is not None and log.exists():
+        parts.append("the server's log ends:\n" + log.read_text()[-2500:])
+    return "\n".join(parts)
+
+
+def _cpu_seconds(pid: int) -> float:
+    import psutil
+
+    total = 0.0
+    try:
+        root = psutil.Process(pid)
+        for p in [root, *root.children(recursive=True)]:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.Error:
+                pass
+    except psutil.Error:
+        pass
+    return total
+
+
+def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Path | None = None,
+               stall_s: float = STALL_S, poll_s: float = 0.5, failures=PAGE_FAILURES) -> None:
+    """Wait until the JavaScript ``condition`` (a function, given ``arg``) is true on ``page``.
+
+    No overall time limit: it fails when the page shows a failure (``failures``: a JavaScript
+    function naming the first one found, or "") or when nothing moved for ``stall_s`` seconds
+    (the page's text, the server ``log``, the CPU time of the server process ``proc`` and its
+    kernels), with :func:`page_report` as the message."""
+    last_text, last_log, last_cpu = None, -1, _cpu_seconds(proc.pid) if proc else 0.0
+    last_cpu_t = moved = time.monotonic()
+    shot = ARTIFACTS / "failed-waits" / (re_slug(what) + ".png")
+    while True:
+        try:
+            if page.evaluate(condition, arg):
+                return
+        except Exception as exc:  # noqa: BLE001 - a page navigating or still loading
+            if "Target page, context or browser has been closed" in str(exc):
+                raise
+        text = page_text(page)
+        try:
+            bad = page.evaluate(failures) if failures else ""
+        except Exception:  # noqa: BLE001 - a page navigating: nothing to judge yet
+            bad = ""
+        if bad:
+            raise AssertionError(f"{what}: the page shows {bad!r}\n"
+                                 + page_report(page, log, shot))
+        now = time.monotonic()
+        size = log.stat().st_size if log is not None and log.exists() else -1
+        busy = False
+        if proc is not None and now - last_cpu_t >= 5:
+            cpu = _cpu_seconds(proc.pid)
+            busy = cpu - last_cpu > CPU_MOVING_S * (now - last_cpu_t)
+            last_cpu, last_cpu_t = cpu, now
+        if text != last_text or size != last_log or busy:
+            last_text, last_log, moved = text, size, now
+        elif now - moved > stall_s:
+            raise AssertionError(f"{what}: nothing moved for {stall_s:.0f} s (page, server log, "
+                                 "server CPU)\n" + page_report(page, log, shot))
+        time.sleep(poll_s)
+
+
+def open_page(page, url: str):
+    """Start loading ``url`` in ``page`` and return at once (a lesson page streams while its
+    kernel runs: wait for what the test needs with :func:`wait_until`); the page is watched."""
+    watch(page)
+    page.evaluate("(url) => { window.location.href = url; }", url)
+    return page
+
+
+def re_slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:80] or "wait"
 
 
 @contextmanager

@@ -245,10 +245,13 @@ def test_card_split_in_voila(browser, tmp_path):
         try:
             page = context.new_page()
             page.set_default_timeout(CLICK_TIMEOUT_MS)
-            page.goto(f"{base}/?token={token}", timeout=180_000)  # Voila runs the notebook
+            # Voila runs the notebook: wait for the widget while it works (no fixed time)
+            h.open_page(page, f"{base}/?token={token}")
+            h.wait_until(page, "() => [...document.querySelectorAll('.ttr-widget button')]"
+                         ".some(b => b.innerText.includes('Draw from deck'))",
+                         "the card split in Voila", log=tmp_path / "voila.log")
             split = page.locator(".ttr-widget").filter(
                 has=page.locator("button", has_text="Draw from deck")).first
-            split.wait_for(state="visible", timeout=180_000)
             assert not page.locator(".jp-OutputArea-output", has_text="Traceback").count()
             page.screenshot(path=_shot("voila-01-top.png"))  # Voila scrolls inside the page
             _click(split, "Draw from deck", "You drew this card", label="voila draw")

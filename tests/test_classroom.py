@@ -11,6 +11,10 @@ and shows it with an icon button. The idle culler is set short for the test on t
 (it wins over the config file), and the pages open only when the preheated kernels have been
 idle longer than that: a kernel handed out of the pool must not be culled before its page
 connects. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
+
+No step has a fixed time limit: each waits for its condition while the server works (see
+``lab_harness.wait_until``), so a slow machine only makes the test slower; a failure says what
+the page showed and how the server's log ends.
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ LESSON = "01-card-splits.ipynb"
 PROBE = "99-query.ipynb"  # named like a lesson: the config preheats lessons only
 LEARNERS = 5
 CULL_IDLE_S = 20
-WIDGET = ".jupyter-widgets"
-PAGE_TIMEOUT_MS = 300_000
+WIDGET_SHOWN = """() => [...document.querySelectorAll('.jupyter-widgets')].some(
+    e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)"""
 
 
 def _probe_notebook():
@@ -47,14 +51,21 @@ def _probe_notebook():
     return nb
 
 
-def _gone_within(base: str, kernel_ids: list[str], seconds: float) -> list[str]:
-    """Poll until none of ``kernel_ids`` is alive; returns those still alive at the deadline."""
-    deadline = time.monotonic() + seconds
+def _gone(base: str, kernel_ids: list[str], proc, log, what: str) -> None:
+    """Wait until none of ``kernel_ids`` is alive, as long as the server works or some go
+    (no fixed time); fail naming those still alive, with the end of the server's log."""
     alive = list(kernel_ids)
-    while alive and time.monotonic() < deadline:
-        time.sleep(1)
-        alive = [k for k in alive if h.kernel_alive(base, k)]
-    return alive
+    cpu, moved = h._cpu_seconds(proc.pid), time.monotonic()
+    while alive:
+        time.sleep(2)
+        still = [k for k in alive if h.kernel_alive(base, k)]
+        now_cpu = h._cpu_seconds(proc.pid)
+        if len(still) < len(alive) or now_cpu - cpu > 2 * h.CPU_MOVING_S:
+            moved = time.monotonic()
+        elif time.monotonic() - moved > h.STALL_S:
+            raise AssertionError(f"{what}: kernels still alive {still}, nothing moved for "
+                                 f"{h.STALL_S:.0f} s\n{log.read_text()[-3000:]}")
+        alive, cpu = still, now_cpu
 
 
 def test_five_sessions_get_their_seed_stay_local_and_free_their_kernels(tmp_path):
@@ -77,23 +88,21 @@ def test_five_sessions_get_their_seed_stay_local_and_free_their_kernels(tmp_path
         for seed in range(1, LEARNERS + 1):  # one context each: learners share no cookie
             context = browser.new_context(viewport={"width": 1000, "height": 700})
             context.on("request", lambda r: requests.append(r.url))
-            page = context.new_page()
-            page.goto(f"{base}/voila/render/{PROBE}?seed={seed}", wait_until="commit",
-                      timeout=PAGE_TIMEOUT_MS)
+            page = h.open_page(context.new_page(), f"{base}/voila/render/{PROBE}?seed={seed}")
             contexts.append(context)
             pages.append(page)
         lesson_context = browser.new_context(viewport={"width": 1280, "height": 900})
         lesson_context.on("request", lambda r: requests.append(r.url))
-        lesson = lesson_context.new_page()
-        lesson.goto(f"{base}/voila/render/{LESSON}", timeout=PAGE_TIMEOUT_MS)
+        lesson = h.open_page(lesson_context.new_page(), f"{base}/voila/render/{LESSON}")
 
         for seed, page in enumerate(pages, 1):
-            page.locator(WIDGET).first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+            h.wait_until(page, WIDGET_SHOWN, f"learner {seed}'s widget", proc=proc, log=log)
             # the preheated kernel got this page's query string
-            assert page.locator(".query").inner_text() == f"seed={seed}"
+            assert page.locator(".query").inner_text() == f"seed={seed}", h.page_report(page)
             # the icon font (Font Awesome 5, bundled with Voila) loaded from this server
-            assert page.evaluate("document.fonts.check('900 16px \"Font Awesome 5 Free\"')")
-        lesson.locator(WIDGET).first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+            h.wait_until(page, "() => document.fonts.check('900 16px \"Font Awesome 5 Free\"')",
+                         f"learner {seed}'s icon font", proc=proc, log=log)
+        h.wait_until(lesson, WIDGET_SHOWN, "the lesson's widget", proc=proc, log=log)
         lesson.screenshot(path=str(_artifact("classroom-01-top.png")))
         assert not lesson.locator(".jp-OutputArea-output", has_text="Traceback").count()
 
@@ -112,7 +121,7 @@ def test_five_sessions_get_their_seed_stay_local_and_free_their_kernels(tmp_path
         # three tabs close as tabs do: the page posts voila/api/shutdown/<kernel id>
         for page in pages[:3]:
             page.close(run_before_unload=True)
-        assert not _gone_within(base, ids[:3], 60)
+        _gone(base, ids[:3], proc, log, "kernels of closed tabs")
         text = log.read_text()
         for k in ids[:3]:  # shut down on request, not culled
             assert f"Kernel shutdown: {k}" in text and f"({k}) with" not in text
@@ -121,8 +130,7 @@ def test_five_sessions_get_their_seed_stay_local_and_free_their_kernels(tmp_path
         # two tabs and the lesson vanish without a word: the idle culler must find them
         for context in contexts[3:] + [lesson_context]:
             context.close()
-        left = _gone_within(base, ids[3:] + [lesson_id], CULL_IDLE_S + 60)
-        assert not left, f"kernels not culled: {left}\n{log.read_text()[-3000:]}"
+        _gone(base, ids[3:] + [lesson_id], proc, log, "kernels of vanished tabs (culling)")
         text = log.read_text()
         assert all(f"Culling 'idle' kernel 'python3' ({k})" in text for k in ids[3:])
 

@@ -161,6 +161,46 @@ def test_tournament_widget_runs_and_reads_out_the_result():
     sweep.close()
 
 
+def _wait(condition, what: str, limit_s: float = 600) -> None:
+    """Poll ``condition`` (the games run in the widget's thread); a generous bound, not a
+    speed check: it only keeps a broken stop from hanging the suite."""
+    import time
+
+    deadline = time.monotonic() + limit_s
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("pool", ["serial", None])
+def test_the_stop_button_stops_a_tournament_and_the_sweep(pool):
+    """Run plays in a thread of the kernel, so that a click on Stop is heard; the games stop
+    after the one being played (a process pool drops the games not yet started)."""
+    pytest.importorskip("ipywidgets")
+    from ttrlib.widgets.tournament import StrategyTournament, ThresholdSweep
+
+    box = StrategyTournament(seed=3, games=2000, executor=pool)
+    assert box.stop_button.layout.display == "none"
+    box.run_button.click()
+    _wait(lambda: box.bar.value > 0, "no game was played")
+    assert box.running and box.run_button.disabled
+    assert box.stop_button.layout.display != "none"
+    box.stop_button.click()
+    _wait(lambda: not box.running, "the tournament did not stop")
+    assert box.result is None and "Stopped after" in box.message.value
+    assert box.bar.value < 2000 and not box.run_button.disabled
+    assert box.stop_button.layout.display == "none"
+    box.close()
+
+    sweep = ThresholdSweep(seed=3, games=2000, executor="serial")
+    sweep.run_button.click()
+    _wait(lambda: sweep.running, "the sweep did not start")
+    sweep.stop_button.click()
+    _wait(lambda: not sweep.running, "the sweep did not stop")
+    assert sweep.results == [] and "Stopped after 0 of 5 tournaments" in sweep.message.value
+    sweep.close()
+
+
 @pytest.mark.parametrize("wins, verdict", [
     (40, "it did win more often"),      # 40 of 40: the whole interval is above one half
     (0, "it did lose more often"),      # 0 of 40: the whole interval is below one half

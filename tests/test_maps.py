@@ -23,7 +23,14 @@ import pytest  # noqa: E402
 from ttrlib import Game, maps  # noqa: E402
 from ttrlib.board import board_from_dict, teaching_board  # noqa: E402
 from ttrlib.errors import BoardError  # noqa: E402
-from ttrlib.maps import board_description, board_svg, draw_board  # noqa: E402
+from ttrlib.maps import (  # noqa: E402
+    READABLE_PX,
+    board_description,
+    board_svg,
+    draw_board,
+    map_html,
+    readable_width,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 # The card letters, written out by hand (shared/rules: P W B Y O K R G; K is black).
@@ -469,6 +476,50 @@ def test_ticket_offer_is_shown_on_the_map():
     s.close()
 
 
+# --- readable on a narrow screen (issue 21, item 3) -----------------------------------------
+def _label_sizes(svg: str) -> list[tuple[str, float]]:
+    """The font size of every label of the map: city names, tunnel numbers, the key and the
+    ticket list, the title (the letters inside train spaces are not labels)."""
+    root = parse(svg)
+    sizes = []
+    for group in root.iter(NS + "g"):
+        kind = group.get("class")
+        if kind in ("ttr-map-labels", "ttr-map-tunnels", "ttr-map-panel"):
+            sizes += [(f"{kind}: {t.text}", float(t.get("font-size")))
+                      for t in group.iter(NS + "text")]
+    title = next(t for t in root.findall(NS + "text"))
+    return sizes + [(f"title: {title.text}", float(title.get("font-size")))]
+
+
+@pytest.mark.parametrize("tickets", [["T05"], ["T05", "T02", "T30"], ["T01", "T02", "T03", "T04"]])
+def test_the_key_and_the_ticket_list_never_overlap(board, tickets):
+    root = parse(board_svg(board, CLAIMS, seat=0, tickets=tickets))
+    boxes = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "ttr-map-panel":
+            r = g.find(NS + "rect")
+            x, y, w, h = (float(r.get(k)) for k in ("x", "y", "width", "height"))
+            boxes.append((x, y, x + w, y + h))
+    assert len(boxes) == 2
+    (a, b) = boxes
+    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], boxes
+    vb = [float(v) for v in root.get("viewBox").split()]
+    assert all(0 <= x0 and x1 <= vb[2] and 0 <= y0 and y1 <= vb[3] for x0, y0, x1, y1 in boxes)
+
+
+def test_the_map_frame_never_draws_a_label_under_11_px(board):
+    frame = map_html(board, CLAIMS, seat=0, tickets=["T05"])
+    width = float(re.search(r"min-width: (\d+)px", frame).group(1))
+    assert width == readable_width(board)
+    vb = [float(v) for v in parse(re.search(r"<svg.*</svg>", frame, re.S).group(0))
+          .get("viewBox").split()]
+    sizes = _label_sizes(re.search(r"<svg.*</svg>", frame, re.S).group(0))
+    assert len(sizes) >= len(board.cities) + 9 + 3  # names, tunnels, key lines, the title
+    for label, size in sizes:  # at the narrowest width, in CSS pixels
+        assert size * width / vb[2] >= READABLE_PX, (label, size * width / vb[2])
+    assert 'overflow-x: auto' in frame and 'tabindex="0"' in frame and 'role="region"' in frame
+
+
 # --- in a browser ------------------------------------------------------------------------------
 @pytest.mark.browser
 def test_the_map_in_chromium_at_three_widths(board):
@@ -510,3 +561,43 @@ def test_the_map_in_chromium_at_three_widths(board):
                                                  if r.color or r.id in CLAIMS)
             for text, w, hgt, length in drawn["inSpaces"]:  # letters and seats fit their space
                 assert w <= length - 2 and hgt <= 13, (text, w, hgt, length)
+
+
+@pytest.mark.browser
+def test_the_map_frame_in_chromium_from_360_px_up(board):
+    """In its frame (map_html) the map fits a wide screen and scrolls on a narrow one; no label
+    is drawn under 11 px and the page itself never gets wider than the screen."""
+    import lab_harness as h
+
+    h.need_browser()
+    frame = map_html(board, CLAIMS, seat=0, tickets=["T05", "T02", "T30"],
+                     title="Team A1's board: 5 tracks claimed")
+    page_html = (f"<!doctype html><html><body style='margin:0'><p>Above the map</p>{frame}"
+                 "</body></html>")
+    least = readable_width(board)
+    with h.browser() as b:
+        for width in (1280, 980, 400, 360):
+            page = b.new_page(viewport={"width": width, "height": 900})
+            page.set_content(page_html)
+            got = page.evaluate("""() => {
+                const f = document.querySelector('.ttr-map-frame');
+                const svg = f.querySelector('svg');
+                const sel = '.ttr-map-labels text, .ttr-map-tunnels text, .ttr-map-panel text';
+                const px = [...svg.querySelectorAll(sel)].map(
+                    t => t.getBoundingClientRect().height / 1.0);
+                const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                const sizes = [...svg.querySelectorAll(sel + ', svg > text')].map(
+                    t => +t.getAttribute('font-size') * scale);
+                return {svg: svg.getBoundingClientRect().width, frame: f.clientWidth,
+                        scroll: f.scrollWidth, page: document.scrollingElement.scrollWidth,
+                        smallest: Math.min(...sizes), labels: sizes.length};
+            }""")
+            page.screenshot(path=str(h.ARTIFACTS / f"map-frame-{width}.png"))
+            page.close()
+            assert got["page"] <= width, got  # the page never scrolls sideways
+            assert got["smallest"] >= READABLE_PX - 0.01, got
+            assert got["labels"] >= len(board.cities) + 9, got
+            if width >= least:  # room enough: the map fills the screen, nothing to scroll
+                assert abs(got["svg"] - width) < 1 and got["scroll"] <= got["frame"], got
+            else:  # a narrow screen: the map keeps its readable width and the frame scrolls
+                assert abs(got["svg"] - least) < 1 and got["scroll"] > got["frame"], got

@@ -281,6 +281,28 @@ def test_glossary_terms_appear_in_the_reference_and_in_the_rules_they_cite():
     assert page.count('<td class="ttr-term">') == len(terms)
 
 
+def test_a_seat_named_like_a_rule_is_called_a_seat_in_the_handouts():
+    """Seats C1 and C2 (6 players, C2) share their names with rules C1 and C2: in the handouts'
+    prose, where rule ids stand bare ("(C5 checked)"), such a seat name follows the word
+    "seat(s)" (a list of seats counts: "seats C1, C2"), and the id column and the glossary's
+    rules column hold rule ids only. Issue 21, item 6."""
+    from ttrlib.seats import seat_name
+
+    clashing = {seat_name(s) for s in range(6)} & _reference_ids()
+    assert clashing == {"C1", "C2"}  # by hand: team C's two seats
+    listed = r"seats?\s+(?:[A-Z]\d,?\s+(?:and\s+)?)*"  # "seats A1, A2 and C1"
+    prose = list(handouts.summaries().values()) + [t.definition for t in handouts.glossary()]
+    checked = 0
+    for text in prose:
+        for m in re.finditer(r"\b(?:" + "|".join(sorted(clashing)) + r")\b", text):
+            before = text[:m.start()]
+            as_rule = re.search(r"\(([A-Z]\d(?:, )?)*$|rules?\s+$", before)
+            as_seat = re.search(listed + "$", before)
+            assert as_seat or as_rule, f"bare {m.group(0)} in: {text}"
+            checked += bool(as_seat)
+    assert checked >= 4  # the cheat-sheet's C2 line and the glossary's "seat" name both seats
+
+
 def test_handouts_refuse_a_reference_without_a_summary(tmp_path):
     extra = tmp_path / "rules.md"
     extra.write_text(REFERENCE.read_text() + "\n## More\n- **Z9** A rule nobody summarised.\n")
@@ -301,6 +323,33 @@ def test_teachers_page_links_every_lesson_and_the_handouts():
     assert expected <= targets
     headings = re.findall(r"^## (\d\d .*)$", text, re.MULTILINE)
     assert headings == [x.name for x in catalog.lessons()]
+
+
+def test_the_teachers_page_says_how_to_run_the_room():
+    """Issue 21, item 7: the room, not only the lessons. The section names the set-up, the class
+    pool, seeds, a broken page and the load; every make variable it names is one the Makefile
+    reads; it leaves a marked place for the class server; the README says how to change the
+    port with the same variable."""
+    cells = _markdown_cells(NOTEBOOKS / "teachers.ipynb")
+    room = next(c for c in cells if c.startswith("## Running the room"))
+    for topic in ("**Set-up.**", "**The class pool.**", "**Seeds: one game for the class.**",
+                  "**When a learner's page breaks.**", "**Load.**", "**The class server.**"):
+        assert topic in room, topic
+    makefile = (ROOT / "Makefile").read_text()
+    named = set(re.findall(r"\b([A-Z][A-Z_]+)=", room)) - {"CLASS_PORT"}  # the integrator's
+    assert {"VOILA_PORT", "CLASS_LESSON", "CLASS_SIZE", "VOILA_ARGS"} <= named
+    for var in named:
+        assert re.search(rf"^{var} \?=|\$\({var}\)", makefile, re.M), var
+    for what in ("?seed=7", "?teacher=1", "Reload the page", "Stop", "reload this page"):
+        assert what in room, what
+    assert "To be written by the integrator" in room.split("**The class server.**")[1]
+    # the lost-widget message quoted is the one the classroom page shows
+    template = (ROOT / "classroom" / "nbconvert" / "templates" / "classroom" /
+                "index.html.j2").read_text()
+    assert "This part of the lesson was lost on its way to your page" in template
+    assert "This part of the lesson was lost on its way to your page" in " ".join(room.split())
+    readme = (ROOT / "README.md").read_text()
+    assert "make classroom VOILA_PORT=" in readme and "Running the room" in readme
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -394,8 +443,10 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
         try:
             page = context.new_page()
             page.set_default_timeout(60_000)
-            page.goto(f"{base}/voila/render/teachers.ipynb?token={tok}", timeout=180_000)
-            page.locator(".ttr-guide").last.wait_for(timeout=180_000)
+            log = tmp_path / "voila.log"  # waits for the condition while Voila works
+            h.open_page(page, f"{base}/voila/render/teachers.ipynb?token={tok}")
+            h.wait_until(page, "(n) => document.querySelectorAll('.ttr-guide').length >= n",
+                         "the teacher's page", arg=len(catalog.lessons()) + 1, log=log)
             assert page.locator(".ttr-guide table").count() >= 2 * len(catalog.lessons()) + 1
             assert not page.locator(".jp-OutputArea-output", has_text="Traceback").count()
             page.screenshot(path=str(out / "voila-teachers-top.png"))
@@ -410,11 +461,12 @@ def test_teachers_page_in_voila_links_to_lessons_and_prints_the_cheat_sheet_alon
                 assert f"{base}/voila/render/{other}" in hrefs, other
             page.locator(".jp-RenderedMarkdown a[href='01-card-splits.ipynb']").first.click()
             page.wait_for_url(re.compile(r"/voila/render/01-card-splits\.ipynb"))
-            page.get_by_text("Card splits: two cards, two places").first.wait_for(
-                timeout=180_000)
+            h.wait_until(page, "() => document.body.innerText.includes("
+                         "'Card splits: two cards, two places')", "lesson 01", log=log)
 
-            page.goto(f"{base}/voila/render/cheat-sheet.ipynb?token={tok}", timeout=180_000)
-            page.locator(".ttr-cheat").wait_for(timeout=180_000)
+            h.open_page(page, f"{base}/voila/render/cheat-sheet.ipynb?token={tok}")
+            h.wait_until(page, "() => !!document.querySelector('.ttr-cheat')", "the cheat-sheet",
+                         log=log)
             page.screenshot(path=str(out / "voila-cheat-sheet.png"), full_page=True)
             page.pdf(path=str(out / "voila-cheat-sheet.pdf"), format="A4",
                      prefer_css_page_size=True)

@@ -193,7 +193,8 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     three. ``executor`` is any ``concurrent.futures.Executor``; ``None`` makes a process pool
     over the machine's cores, ``"serial"`` plays in this process. ``progress`` is ``True`` for
     a tqdm bar, ``False`` for none, or a function called as ``progress(done, total)`` after each
-    game (a widget's progress bar).
+    game (a widget's progress bar); an exception it raises stops the tournament (a Stop button)
+    and goes to the caller.
     """
     strategies = tuple(teams)
     if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
@@ -226,6 +227,6 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
                 it = tqdm(it, total=games, desc="games", leave=False)
             results = tuple(it)
     finally:
-        if own:
-            executor.shutdown()
+        if own:  # after a stop (progress raised), the games not yet started are dropped
+            executor.shutdown(cancel_futures=True)
     return TournamentResult(players, seed, results, tuple(_rows(strategies, results)))

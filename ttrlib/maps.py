@@ -50,7 +50,8 @@ SPACE_MIN, SPACE_MAX, SPACE_GAP = 19.0, 26.0, 3.0  # length of a space along the
 TRACK_GAP = 3.0  # between parallel tracks
 CITY_R, RING_R = 5.0, 10.0  # a city dot; the ring round a ticket's city
 END_GAP = RING_R + 3.0  # from a city's centre to its tracks' first space
-CITY_FONT, SPACE_FONT, MARK_FONT = 14.0, 10.5, 11.5
+CITY_FONT, SPACE_FONT, MARK_FONT = 14.0, 10.5, 13.0
+PANEL_FONT, TITLE_FONT = 13.0, 15.0  # the key and the ticket list; the title
 CHAR_W = 0.8  # width of a bold character, in font sizes (DejaVu Sans Bold is about 0.75)
 MIN_CITY_GAP = 70.0  # between any two cities
 FAN = 70.0  # tracks leaving a city lie apart this far from it
@@ -570,9 +571,10 @@ def _draw_route(g: ET.Element, route: Route, spaces, owner: int | None) -> None:
 
 
 def _panel(svg: ET.Element, lay: Layout, lines: list[tuple[str, str]], where: str,
-           height_extra: list[float]) -> None:
-    """A box of text lines (text, colour) in a free corner of the map (else below it)."""
-    size = 11.5
+           height_extra: list[float], taken: list[Box]) -> None:
+    """A box of text lines (text, colour) in a free corner of the map (else below it); a
+    corner is free when it covers nothing drawn and no panel placed before (``taken``)."""
+    size = PANEL_FONT
     w = max(CHAR_W * size * len(t) for t, _ in lines) * 0.92 + 16
     h = len(lines) * size * 1.45 + 10
     corners = {"top-left": (MARGIN, HEAD), "bottom-left": (MARGIN, lay.height - MARGIN - h),
@@ -583,13 +585,16 @@ def _panel(svg: ET.Element, lay: Layout, lines: list[tuple[str, str]], where: st
     for k in order:
         x, y = corners[k]
         cand = (x, y, x + w, y + h)
-        if not lay.obstacles.hits(cand):
+        if not lay.obstacles.hits(cand) and not any(
+                c[0] < b[2] and b[0] < c[2] and c[1] < b[3] and b[1] < c[3]
+                for c in [cand] for b in taken):
             box = cand
             break
     if box is None:  # no free corner: below the map, which then grows
         y = lay.height + height_extra[0]
         box = (MARGIN, y, MARGIN + w, y + h)
         height_extra[0] += h + 6
+    taken.append(box)
     g = _sub(svg, "g", class_="ttr-map-panel")
     _sub(g, "rect", x=box[0], y=box[1], width=w, height=h, rx=6.0, fill="#ffffff",
          fill_opacity=0.85, stroke="#9e9e9e")
@@ -629,7 +634,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
          "dominant-baseline: central; } .ttr-map .ttr-map-seat { paint-order: stroke; } "
          ".ttr-map .ttr-map-panel text { text-anchor: start; }")
     bg = _sub(svg, "rect", x=0, y=0, width=lay.width, height=lay.height, fill=BACKGROUND)
-    _sub(svg, "text", heading, x=MARGIN, y=HEAD / 2, fill="#263238", font_size=15.0,
+    _sub(svg, "text", heading, x=MARGIN, y=HEAD / 2, fill="#263238", font_size=TITLE_FONT,
          style="text-anchor: start")
     tracks = _sub(svg, "g", class_="ttr-map-tracks")
     for r in board.routes:
@@ -663,17 +668,44 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
         key.append(("Claimed: " + ", ".join(
             f"{team_name(t)} {p}" for t, p in enumerate(TEAM_PATTERNS)
             if any(team_of(s) == t for s in claimed.values())), "#212121"))
-    _panel(svg, lay, key, "top-left", extra)
+    taken: list[Box] = []
+    _panel(svg, lay, key, "top-left", extra, taken)
     if chosen:
         head = ticket_label if seat is None else f"{ticket_label} ({seat_name(seat)})"
         lines = [(head + ", ringed", TICKET_INK)] + [
             (("\u2713 " if _connected(board, claimed, seat, t) else "\u2022 ")
              + _ticket_line(board, claimed, seat, t, short=True), TICKET_INK) for t in chosen]
-        _panel(svg, lay, lines, "bottom-right", extra)
+        _panel(svg, lay, lines, "bottom-right", extra, taken)
     height = lay.height + extra[0]
     bg.set("height", _fmt(height))
     svg.set("viewBox", f"0 0 {_fmt(lay.width)} {_fmt(height)}")
     return ET.tostring(svg, encoding="unicode")
+
+
+#: No text of the map is drawn smaller than this (CSS pixels) on any screen: the city names,
+#: the tunnel numbers, the key, the ticket list and the title (issue 21: at 400 px the map
+#: shrank to 370 px and its names to 5 px). The letters inside the train spaces and the seats
+#: on claimed tracks repeat what the fill colour and the team pattern show; they stay smaller.
+READABLE_PX = 11.0
+
+
+def readable_width(board: Board) -> int:
+    """The narrowest width (CSS px) at which every label of ``board``'s map is at least
+    ``READABLE_PX`` high: below it the map keeps this width and scrolls inside the page."""
+    smallest = min(CITY_FONT, MARK_FONT, PANEL_FONT, TITLE_FONT)
+    return math.ceil(layout(board).width * READABLE_PX / smallest)
+
+
+def map_html(board: Board, claimed: Mapping[str, int] | None = None, **svg_args) -> str:
+    """:func:`board_svg` in a frame for a page: as wide as the page allows but never narrower
+    than :func:`readable_width`; on a narrower screen (or zoomed in) the frame scrolls, so that
+    the map is never cut at an edge. The frame takes the keyboard focus (arrow keys scroll it)
+    and is named for screen readers. ``svg_args`` go to :func:`board_svg`."""
+    svg = board_svg(board, claimed, **svg_args)
+    return (f'<div class="ttr-map-frame" role="region" tabindex="0" aria-label="The board map '
+            f'(scrolls sideways on a narrow screen)" style="max-width: 100%; overflow-x: auto; '
+            f'overflow-y: hidden; -webkit-overflow-scrolling: touch;">'
+            f'<div style="min-width: {readable_width(board)}px">{svg}</div></div>')
 
 
 def draw_board(board: Board, claimed: Mapping[str, int] | None = None, *, ax=None,

@@ -53,6 +53,8 @@ __all__ = [
     "TunnelOdds",
     "tunnel_odds",
     "best_payment",
+    "cheapest_first",
+    "spend_key",
     "Distribution",
     "tunnel_extra_cost",
     "matching_count",
@@ -268,10 +270,30 @@ def tunnel_odds(view: Any, route: Any, payment: Any) -> TunnelOdds:
     return TunnelOdds(payment, reveal.color, law, spare, law.at_most(spare))
 
 
+def spend_key(payment: Any) -> tuple:
+    """What a way to pay spends, as a sort key: the fewest locomotives first (they stand in for
+    any colour and pay any tunnel's extra cards, U2: lesson 05 teaches keeping them), then the
+    fewest cards taken from the team cardholder (they are the teammate's cards too, K1), then a
+    fixed order, so that equal ways always come in the same order.
+
+    ``payment`` is anything with ``hand`` and ``cardholder`` counts: a ``Claim`` or a
+    ``PayTunnel``. The one ranking of the ways to pay: :func:`best_payment` breaks its ties
+    with it and :func:`cheapest_first` sorts by it, and every widget offers its first way."""
+    cards = payment.hand + payment.cardholder
+    return (cards[Color.LOCOMOTIVE], len(payment.cardholder), str(payment))
+
+
+def cheapest_first(payments: Iterable[Any]) -> list[Any]:
+    """Ways to pay (``Claim`` or ``PayTunnel``) sorted by :func:`spend_key`: the way that keeps
+    the most locomotives, then the most of the team's cards, comes first."""
+    return sorted(payments, key=spend_key)
+
+
 def best_payment(view: Any, route: Any) -> list[TunnelOdds]:
     """Every legal way to lay down the cards for ``route`` from ``view``'s hand and team
-    cardholder, best first: the highest chance to pay the extra cost, then the fewest
-    locomotives spent, then the fewest cards taken from the shared cardholder."""
+    cardholder, best first: the highest chance to pay the extra cost (a plain route: certain
+    for every way), then the fewest locomotives spent, then the fewest cards taken from the
+    shared cardholder (:func:`spend_key`)."""
     from .actions import Claim
     from .rules.payments import route_payments
 
@@ -280,6 +302,5 @@ def best_payment(view: Any, route: Any) -> list[TunnelOdds]:
     ways = [tunnel_odds(view, route_obj, Claim(route_obj.id, h, g))
             for h, g in route_payments(view.hand, view.team_cardholder, route_obj.color,
                                        route_obj.length)]
-    ways.sort(key=lambda o: (-o.p_can_pay, o.claim.cards[Color.LOCOMOTIVE],
-                             len(o.claim.cardholder), str(o.claim)))
+    ways.sort(key=lambda o: (-o.p_can_pay, *spend_key(o.claim)))
     return ways

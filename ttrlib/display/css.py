@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 # Note for maintainers: keep this stylesheet free of "<" and "&" so the fragments stay valid XML.
+# The keyboard focus (the rule with :focus-visible): JupyterLab's own is a 1 px light-blue line,
+# lost on a blue button. Ours is a dark 3 px ring just inside the control's edge, with a white
+# ring on the edge itself: one of the two stands out on any button, and drawn inside, a row of
+# controls cannot clip it. It is styled on every page that shows a fragment (the rule reaches
+# the widgets' own controls).
+# On a narrow screen (a phone, or a browser zoomed to 200%) a widget's rows of controls wrap and
+# its fixed-width controls shrink to the screen, instead of running off its right edge.
 STYLE = """
 .ttr-root { font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto,
   "DejaVu Sans", "Helvetica Neue", Arial, sans-serif); font-size: 13px; line-height: 1.3;
@@ -118,6 +125,14 @@ STYLE = """
 .ttr-msg-warning { background: rgba(245,166,35,0.16); border-color: rgba(230,140,20,0.9); }
 .ttr-msg-warning .ttr-msg-icon { background: #e08600; }
 .ttr-msg-text { flex: 1; }
+.ttr-widget.ttr-widget button:focus-visible, .ttr-widget.ttr-widget input:focus-visible,
+.ttr-widget.ttr-widget select:focus-visible, .ttr-widget.ttr-widget textarea:focus-visible,
+.ttr-widget.ttr-widget [tabindex]:focus-visible, .ttr-exercise.ttr-exercise button:focus-visible,
+.ttr-exercise.ttr-exercise input:focus-visible, .ttr-root.ttr-root [tabindex]:focus-visible {
+  outline: 3px solid #1b1b1b; outline-offset: -5px; box-shadow: inset 0 0 0 2px #ffffff; }
+.ttr-widget.ttr-widget .widget-hbox { flex-wrap: wrap; }
+.ttr-widget.ttr-widget .widget-dropdown, .ttr-widget.ttr-widget .widget-text,
+.ttr-widget.ttr-widget .widget-html { max-width: 100%; }
 .ttr-col { display: flex; flex-direction: column; gap: 10px; align-items: flex-start; }
 .ttr-wrap { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 """

@@ -15,6 +15,7 @@ from .. import display as pics
 from ..cards import CardCounts, Color
 from ..errors import IllegalMove
 from ..game import Game
+from ..odds import best_payment
 from ..rules.payments import claim_color
 from ..rules.scoring import ROUTE_POINTS
 from ..seats import seat_name
@@ -55,8 +56,12 @@ def payment_words(hand: CardCounts, cardholder: CardCounts) -> str:
 
 
 def ways(game: Game, route_id: str) -> list[act.Claim]:
-    """Every legal way the seat to move can pay for ``route_id`` (the engine's list, K1, K2)."""
-    return [c for c in game.legal_claims() if c.route == route_id]
+    """Every legal way the seat to move can pay for ``route_id`` (the engine's list, K1, K2),
+    the cheapest first: the order of ``odds.best_payment``, which the widgets offer too."""
+    legal = {c for c in game.legal_claims() if c.route == route_id}
+    if not legal:
+        return []
+    return [o.claim for o in best_payment(game.view(game.to_move), route_id) if o.claim in legal]
 
 
 def ways_html(claims: Sequence[act.Claim | act.PayTunnel]) -> str:

@@ -153,14 +153,15 @@ def board_words(board: Board | None = None) -> str:
 
 def board_map(board: Board | None = None, claimed=None, *, seat: int | None = None,
               tickets=(), ticket_label: str = "Your tickets") -> None:
-    """The board map (SVG, with its text alternative inside) on the page."""
+    """The board map (SVG, with its text alternative inside) on the page, in a frame that
+    scrolls on a narrow screen rather than shrink its names (``maps.map_html``)."""
     from IPython.display import HTML, display
 
-    from ..maps import board_svg
+    from ..maps import map_html
 
     board = board or teaching_board()
-    display(HTML(board_svg(board, claimed, seat=seat, tickets=tickets,
-                           ticket_label=ticket_label)))
+    display(HTML(map_html(board, claimed, seat=seat, tickets=tickets,
+                          ticket_label=ticket_label)))
 
 
 def map_words(board: Board | None = None) -> str:

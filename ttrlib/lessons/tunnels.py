@@ -15,7 +15,7 @@ from .. import display as pics
 from ..cards import CardCounts, Color
 from ..events import TunnelTried
 from ..game import Game
-from ..odds import matching_count
+from ..odds import cheapest_first, matching_count
 from ..rules.payments import matches
 from ..seats import seat_name
 from . import chance_words
@@ -83,8 +83,9 @@ def attempt_words(game: Game) -> str:
 
 
 def payments_html(game: Game) -> str:
-    """The ways the engine accepts to pay the extra cards now, as pictures (U2, U5, U7)."""
-    pays = [a for a in game.legal_actions() if isinstance(a, act.PayTunnel)]
+    """The ways the engine accepts to pay the extra cards now, as pictures (U2, U5, U7), the
+    cheapest first (``odds.cheapest_first``, as the widgets offer them)."""
+    pays = cheapest_first(a for a in game.legal_actions() if isinstance(a, act.PayTunnel))
     if not pays:
         return pics.message_html("No way to pay: not enough matching cards are left in the hand "
                                  "and the cardholder.", "info", rule="U3")

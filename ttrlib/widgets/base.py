@@ -245,17 +245,17 @@ def button(description: str, handler: Callable, *, tooltip: str = "", width: str
 
 
 def board_map_html(view: PlayerView, tickets=None, *, ticket_label: str = "Your tickets") -> str:
-    """The board as this seat sees it (claimed tracks, the given tickets ringed), scaled to the
-    width of the screen, with its text description for everyone (and screen readers)."""
-    from ..maps import board_description, board_svg
+    """The board as this seat sees it (claimed tracks, the given tickets ringed), as wide as the
+    screen and never too small to read (``maps.map_html`` scrolls it on a narrow screen), with
+    its text description for everyone (and screen readers)."""
+    from ..maps import board_description, map_html
 
     tickets = list(view.tickets) + list(view.team_tickets) if tickets is None else list(tickets)
     args = dict(seat=view.seat, tickets=tickets, ticket_label=ticket_label)
-    svg = board_svg(view.board, view.claimed, title=f"The board now: "
-                    f"{display.plural(len(view.claimed), 'track')} claimed", **args)
+    frame = map_html(view.board, view.claimed, title=f"The board now: "
+                     f"{display.plural(len(view.claimed), 'track')} claimed", **args)
     words = html.escape(board_description(view.board, view.claimed, **args))
-    return (f"<div class='ttr-map' style='width:100%;overflow-x:auto'>"
-            f"<div style='min-width:640px'>{svg}</div></div>"
+    return (f"<div class='ttr-map' style='width:100%'>{frame}</div>"
             f"<details><summary>The map in words</summary><p>{words}</p></details>")
 
 

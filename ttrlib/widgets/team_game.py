@@ -26,6 +26,7 @@ from ..game import (
     Phase,
     PlayerView,
 )
+from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
 from ..seats import seat_name, team_name
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
@@ -418,8 +419,10 @@ class TeamGame(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def _refresh_payments(self, legal: list) -> None:
         rid = self.route.value
-        options = [(payment_text(a.hand, a.cardholder), a) for a in legal
-                   if isinstance(a, act.Claim) and a.route == rid]
+        claims = {a for a in legal if isinstance(a, act.Claim) and a.route == rid}
+        # The cheapest way first, as in lessons 03-05 (odds.best_payment: the one ranking).
+        ranked = [o.claim for o in best_payment(self.view(), rid)] if claims else []
+        options = [(payment_text(c.hand, c.cardholder), c) for c in ranked if c in claims]
         self.payment.options = options
         self.payment.value = options[0][1] if options else None
         highlight(self.claim_button, bool(options))
@@ -521,8 +524,8 @@ class TeamGame(LessonWidget):
         t = view.tunnel
         show = t is not None and view.phase is Phase.TUNNEL
         self.tunnel_box.layout.display = "flex" if show else "none"
-        pays = [(payment_text(a.hand, a.cardholder), a) for a in legal
-                if isinstance(a, act.PayTunnel)]
+        pays = [(payment_text(a.hand, a.cardholder), a) for a in
+                cheapest_first(a for a in legal if isinstance(a, act.PayTunnel))]
         self.tunnel_payment.options = pays
         self.tunnel_payment.value = pays[0][1] if pays else None
         highlight(self.pay_button, bool(pays))

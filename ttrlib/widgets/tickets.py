@@ -178,6 +178,12 @@ class TicketStepper(LessonWidget):
         else:
             self._after_draw_choice(offer, action)
         self.render()
+        # The setup screen was long and the curtain (or the reveal) is short: the page would
+        # keep its scroll position and show what lies below the widget. Focusing the one
+        # button of the new screen scrolls it into view, at the top of the window when the
+        # page has to scroll up: so that button comes first on those screens, the text after.
+        if self.stage in ("curtain", "revealed"):
+            (self.continue_button if self.curtain else self.start_button).focus()
 
     def _after_setup_choice(self, chooser: int) -> None:
         mate = chooser ^ 1
@@ -337,7 +343,7 @@ class TicketStepper(LessonWidget):
             f"on this screen: {nxt} will see only their own tickets and the team's cardholder "
             "(rules T1, I1).", "warning", rule="T1")
         self.continue_button.description = f"I am {nxt}: show my tickets"
-        return [self.header, self.message, self.continue_button]
+        return [self.continue_button, self.header, self.message]
 
     def _render_revealed(self) -> list:
         view = self.view()
@@ -348,7 +354,7 @@ class TicketStepper(LessonWidget):
             f"{team_name(view.team)} ticket cardholder (shared): both tickets arrived together")
         self.start_button.description = ("Start the game" if self.seat == self.home_seat else
                                          f"Pass the screen to {home} and start the game")
-        return [self.header, self.message, self.table, self.start_button]
+        return [self.start_button, self.header, self.message, self.table]
 
     def _render_play(self) -> list:
         view = self.view()

@@ -403,9 +403,8 @@ class TunnelClaimStepper(LessonWidget):
         pays = []
         legal = [] if self.turning else self.legal()
         if view.phase is Phase.TUNNEL:
-            ways = [a for a in legal if isinstance(a, act.PayTunnel)]
-            # Spend locomotives last, then the shared cards before your own (a suggestion only).
-            ways.sort(key=lambda a: (a.cards[Color.LOCOMOTIVE], len(a.hand)))
+            # The cheapest way first: locomotives kept, then the team's cards (odds.spend_key).
+            ways = odds.cheapest_first(a for a in legal if isinstance(a, act.PayTunnel))
             pays = [(payment_text(a.hand, a.cardholder), a) for a in ways]
         chosen = self.pay_choice.value
         values = [a for _, a in pays]

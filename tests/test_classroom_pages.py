@@ -1,0 +1,89 @@
+"""The classroom server's own pages in Chromium (issue 21, items 2 and 6).
+
+* The home page and a folder page fetch nothing from outside the machine (Voila's base page
+  links Font Awesome 4.5 on a CDN; the classroom template's page.html leaves it out).
+* A widget the page cannot find in its kernel ("Error displaying widget: model not found", seen
+  once on a busy machine) is answered with a message and a Reload button, in its place and at
+  the top of the page. The test makes the loss certain: the notebook closes a widget's model
+  after displaying it, so the page names a model its kernel no longer has.
+
+The server serves a temporary folder (no lesson in it, so no kernel is started ahead of time).
+Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
+"""
+
+from __future__ import annotations
+
+import lab_harness as h
+import nbformat
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("classroom")]
+# The lost widget is what these pages show on purpose: only a traceback is a failure here.
+NO_TRACEBACK = """() => [...document.querySelectorAll('.jp-OutputArea-output')].map(
+    e => e.innerText).find(t => t.includes('Traceback')) || ''"""
+
+
+def _notebook(*cells: str):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
+                                 "name": "python3"}
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    return nb
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    h.need_browser()
+    tmp = tmp_path_factory.mktemp("classroom-pages")
+    folder = tmp / "lessons"
+    (folder / "more").mkdir(parents=True)
+    nbformat.write(_notebook(
+        "import ipywidgets as w\nkept = w.Button(description='Still here')\nkept",
+        "lost = w.Button(description='Lost')\nlost",
+        "lost.close()  # its output stays in the page; its model leaves the kernel"),
+        folder / "lost.ipynb")
+    nbformat.write(_notebook("1 + 1"), folder / "more" / "plain.ipynb")
+    with h.classroom(tmp, folder=folder) as (base, proc), h.browser() as b:
+        yield base, proc, tmp / "classroom.log", b
+
+
+def test_home_and_folder_pages_fetch_nothing_from_outside(server):
+    base, proc, log, browser = server
+    context = browser.new_context()
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    page = h.watch(context.new_page())
+    for path, shows in (("/", "lost.ipynb"), ("/voila/tree/more", "Select items")):
+        page.goto(base + path)
+        h.wait_until(page, "(t) => document.body.innerText.includes(t)", f"the page {path}",
+                     arg=shows, proc=proc, log=log)
+        page.wait_for_load_state("networkidle")
+    context.close()
+    outside = sorted({u for u in requests if not u.startswith(base + "/")})
+    assert not outside, f"the home and folder pages asked for things outside: {outside}"
+
+
+def test_a_lost_widget_asks_for_a_reload(server):
+    base, proc, log, browser = server
+    context = browser.new_context(viewport={"width": 980, "height": 800})
+    page = h.open_page(context.new_page(), f"{base}/voila/render/lost.ipynb")
+    try:
+        # the message replaces Voila's dead end; everything else of the page stays
+        h.wait_until(page, "() => document.querySelectorAll('.ttr-lost-widget').length >= 2",
+                     "the reload message", proc=proc, log=log, failures=NO_TRACEBACK)
+        lost = page.locator(".jupyter-widgets .ttr-lost-widget")
+        assert lost.count() == 1, h.page_report(page)
+        assert "Reload the page" in lost.inner_text()
+        assert page.locator("#ttr-lost-banner").is_visible()
+        assert page.locator("button", has_text="Still here").is_visible()
+        assert "Error displaying widget" not in h.page_text(page)
+        page.screenshot(path=str(h.ARTIFACTS / "classroom-lost-widget.png"))
+        first = page.evaluate(h.KERNEL_ID_JS)
+        page.locator("#ttr-lost-banner button").click()  # a fresh page, in a fresh kernel
+        h.wait_until(page, "(k) => { const c = document.getElementById('jupyter-config-data');"
+                     " return c && JSON.parse(c.textContent).kernelId !== k"
+                     " && document.querySelectorAll('.ttr-lost-widget').length >= 2; }",
+                     "the reloaded page", arg=first, proc=proc, log=log,
+                     failures=NO_TRACEBACK)
+    finally:
+        context.close()
