@@ -328,21 +328,23 @@ def test_teachers_page_links_every_lesson_and_the_handouts():
 def test_the_teachers_page_says_how_to_run_the_room():
     """Issue 21, item 7: the room, not only the lessons. The section names the set-up, the class
     pool, seeds, a broken page and the load; every make variable it names is one the Makefile
-    reads; it leaves a marked place for the class server; the README says how to change the
-    port with the same variable."""
+    reads; it says what the class server is and where the teacher logs in; no learner's address
+    shows the answers; the README says how to change the port with the same variable."""
     cells = _markdown_cells(NOTEBOOKS / "teachers.ipynb")
     room = next(c for c in cells if c.startswith("## Running the room"))
     for topic in ("**Set-up.**", "**The class pool.**", "**Seeds: one game for the class.**",
                   "**When a learner's page breaks.**", "**Load.**", "**The class server.**"):
         assert topic in room, topic
     makefile = (ROOT / "Makefile").read_text()
-    named = set(re.findall(r"\b([A-Z][A-Z_]+)=", room)) - {"CLASS_PORT"}  # the integrator's
-    assert {"VOILA_PORT", "CLASS_LESSON", "CLASS_SIZE", "VOILA_ARGS"} <= named
+    named = set(re.findall(r"\b([A-Z][A-Z_]+)=", room))
+    assert {"VOILA_PORT", "CLASS_LESSON", "CLASS_SIZE", "VOILA_ARGS", "CLASS_IP"} <= named
     for var in named:
         assert re.search(rf"^{var} \?=|\$\({var}\)", makefile, re.M), var
-    for what in ("?seed=7", "?teacher=1", "Reload the page", "Stop", "reload this page"):
+    for what in ("?seed=7", "Reload the page", "Stop", "reload this page"):
         assert what in room, what
-    assert "To be written by the integrator" in room.split("**The class server.**")[1]
+    assert "?teacher=1" not in room  # it shows nothing since the teacher's room (issue 20)
+    server = room.split("**The class server.**")[1]
+    assert "CLASS_PORT" in server and "/teacher?token=" in server and "Tables" in server
     # the lost-widget message quoted is the one the classroom page shows
     template = (ROOT / "classroom" / "nbconvert" / "templates" / "classroom" /
                 "index.html.j2").read_text()
