@@ -218,3 +218,30 @@ def test_summary_says_what_the_interval_shows(wins, verdict):
     words = TournamentResult(4, 0, results, tuple(rows)).summary(0)
     assert f"won {wins} of 40 games" in words and verdict in words
     assert "against greedy" in words
+
+
+@pytest.mark.parametrize("wins, verdict", [
+    (20, "it did lose more often"),  # 20 of 90 = 22%: the interval (14% to 32%) is below 1/3
+    (30, "do not show that any strategy is better"),  # 30 of 90: the interval contains 33%
+    (45, "it did win more often"),  # 45 of 90 = 50%: the interval (40% to 60%) is above 1/3
+])
+def test_summary_of_three_teams_judges_against_a_third_and_names_both_rivals(wins, verdict):
+    """Issue 22, item 5: with three strategies the fair share is one third, and strategy 2 is
+    set against strategies 0 and 1 (before, ``rows[1 - k]`` named strategy 2 against itself)."""
+    from ttrlib.experiments import PRESETS, TournamentResult
+
+    names = ["greedy", "odds-aware", "ticket-sharer"]
+    # 90 six-player games, each strategy one team; strategy 2 wins the first `wins` games, the
+    # others share the rest (hand-made: ranks and totals agree)
+    results = []
+    for i in range(90):
+        winner = 2 if i < wins else i % 2
+        totals = tuple(100 if t == winner else 80 for t in range(3))
+        ranks = tuple(1 if t == winner else 2 for t in range(3))
+        results.append(GameResult(i, (0, 1, 2), totals, ranks))
+    rows = _rows([PRESETS[n] for n in names], results)
+    words = TournamentResult(6, 0, tuple(results), tuple(rows)).summary(2)
+    assert f"won {wins} of 90 games" in words
+    assert "against greedy and odds-aware" in words and "against ticket-sharer" not in words
+    assert verdict in words
+    assert "1 in 3" in words or "33%" in words

@@ -132,25 +132,33 @@ class TournamentResult:
     rows: tuple[StrategyRow, ...]
 
     def summary(self, k: int = 0) -> str:
-        """Strategy ``k`` against the other, in plain words a board-game player reads: its wins
-        with their 95% interval and what the interval shows (more often, less often, or no sign
-        either way), then its points and margin."""
-        me, other = self.rows[k], self.rows[1 - k]
+        """Strategy ``k`` against the others, in plain words a board-game player reads: its wins
+        with their 95% interval and what the interval shows against a fair share (one win in as
+        many games as a game has teams: one half with two teams, one third with three), then its
+        points and margin."""
+        me = self.rows[k]
+        others = [r.strategy.name for i, r in enumerate(self.rows) if i != k]
+        teams = self.players // 2
+        fair = 1 / teams
         lo, hi = me.win_ci.low, me.win_ci.high
-        if lo > 0.5:
-            verdict = ("that is more than half even at the low end of the interval: it did win "
-                       "more often")
-        elif hi < 0.5:
-            verdict = ("that is less than half even at the high end of the interval: it did lose "
-                       "more often")
+        if teams == 2:
+            share, nobody = "half", "either strategy"
         else:
-            verdict = ("the interval contains 50%, so these games do not show that either strategy "
-                       "is better: more games could")
-        rival = "the other team" if self.players // 2 == 2 else "the best other team"
+            share, nobody = f"1 in {teams} (a fair share with {teams} teams)", "any strategy"
+        if lo > fair:
+            verdict = (f"that is more than {share} even at the low end of the interval: it did "
+                       "win more often")
+        elif hi < fair:
+            verdict = (f"that is less than {share} even at the high end of the interval: it did "
+                       "lose more often")
+        else:
+            verdict = (f"the interval contains {fair:.0%}, so these games do not show that "
+                       f"{nobody} is better: more games could")
+        rival = "the other team" if teams == 2 else "the best other team"
         return (f"The {me.strategy.name} team won {me.wins:,} of {me.games:,} games "
                 f"({me.win_rate:.0%}; 95% interval {lo:.0%} to {hi:.0%}) against "
-                f"{other.strategy.name}; {verdict}. It scored {me.mean_points:.1f} points a game on "
-                f"average, {me.mean_margin:+.1f} against {rival}.")
+                f"{' and '.join(others)}; {verdict}. It scored {me.mean_points:.1f} points a "
+                f"game on average, {me.mean_margin:+.1f} against {rival}.")
 
     def _repr_html_(self) -> str:
         import html
