@@ -62,3 +62,21 @@ def test_a_damaged_secret_file_stops_the_server_with_a_sentence(tmp_path):
     (data / "teacher-token").write_text("not hex")
     with pytest.raises(RuntimeError, match="teacher-token is not a secret made by ttrlib"):
         start_server(data)
+
+
+def test_the_access_log_never_holds_a_token_or_a_key(caplog, tmp_path):
+    """Addresses carry secrets (the login link's token, a seat's key): the log keeps the path."""
+    import logging
+    from types import SimpleNamespace
+
+    from ttrlib.server.app import log_request
+
+    request = SimpleNamespace(method="GET", path="/teacher", request_time=lambda: 0.01)
+    handler = SimpleNamespace(get_status=lambda: 302, request=request)
+    request.uri = "/teacher?token=" + "ab" * 32  # what tornado's own log would print
+    with caplog.at_level(logging.INFO, logger="tornado.access"):
+        log_request(handler)
+    assert "/teacher" in caplog.text and "ab" * 32 not in caplog.text and "token" not in caplog.text
+    from ttrlib.server.app import make_app, make_server
+
+    assert make_app(make_server(tmp_path / "d")).settings["log_function"] is log_request

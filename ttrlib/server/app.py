@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import tornado.log
 import tornado.web
 
 from . import auth, db, materials, progress, tables
@@ -41,4 +42,17 @@ def make_app(server: Server) -> tornado.web.Application:
     handlers: list = []
     for module in ROUTE_MODULES:
         handlers += module.routes(server)
-    return tornado.web.Application(handlers, ttr=server, xsrf_cookies=False)
+    return tornado.web.Application(handlers, ttr=server, xsrf_cookies=False,
+                                   log_function=log_request)
+
+
+def log_request(handler: tornado.web.RequestHandler) -> None:
+    """Tornado's access log without the query string: a seat's key (``?key=``) and the teacher's
+    token (``/teacher?token=``) travel in addresses, and a log is read by whoever runs the server
+    or is shown a terminal; the path, status and time are all a log needs."""
+    status = handler.get_status()
+    log = (tornado.log.access_log.info if status < 400 else
+           tornado.log.access_log.warning if status < 500 else tornado.log.access_log.error)
+    request = handler.request
+    log("%d %s %s %.2fms", status, request.method, request.path,
+        1000.0 * request.request_time())
