@@ -311,18 +311,25 @@ def _click_a_move(seat: Seat, state: str) -> None:
         button.click()
 
 
-def _shoot(page, name: str, size: dict) -> None:
+def _shoot(page, name: str, size: dict, full: bool = False) -> None:
     h.ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size(size)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.screenshot(path=str(h.ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
+    tail = "-full" if full else ""
+    page.screenshot(path=str(h.ARTIFACTS / f"{name}-{size['width']}x{size['height']}{tail}.png"),
+                    full_page=full)
 
 
 def _shoot_all(table: Table, board, when: str) -> None:
+    """Every seat (the top of its game, where the hint line is; and the whole page once) and
+    the board, at both sizes."""
     for seat in table.seats:
+        game = seat.page.locator(".ttr-widget").first
         for size in (BIG, SMALL):
+            seat.page.set_viewport_size(size)
+            game.evaluate("e => e.scrollIntoView()")
             _shoot(seat.page, f"table-seat-{seat.name}-{when}", size)
-        seat.page.set_viewport_size(SMALL)
+        _shoot(seat.page, f"table-seat-{seat.name}-{when}", SMALL, full=True)
     for size in (BIG, SMALL):
         _shoot(board, f"table-board-{when}", size)
     board.set_viewport_size(BIG)
@@ -435,7 +442,9 @@ def test_four_seats_of_lesson_08_and_the_board_play_a_game_to_the_end(tmp_path):
                        "play_s": round(played - loaded, 1),
                        "total_s": round(time.monotonic() - started, 1),
                        "click_to_board_median_s": round(statistics.median(lags), 3),
-                       "click_to_board_worst_s": round(max(lags), 3)}
+                       "click_to_board_worst_s": round(max(lags), 3),
+                       "checked": {s.name: {"messages": len(s.messages), "hands": s.seen_hands,
+                                            "ticket_ids": s.seen_tickets} for s in seats}}
             (h.ARTIFACTS / "table-four-seats.json").write_text(json.dumps(figures, indent=1))
             assert table.version > 100 and statistics.median(lags) < 3.0, figures
     finally:
