@@ -320,25 +320,29 @@ def _click_a_move(seat: Seat, state: str) -> None:
         button.click()
 
 
-def _shoot(page, name: str, size: dict, full: bool = False) -> None:
+def _shoot(page, name: str, size: dict, tail: str = "") -> None:
     h.ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size(size)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    tail = "-full" if full else ""
-    page.screenshot(path=str(h.ARTIFACTS / f"{name}-{size['width']}x{size['height']}{tail}.png"),
-                    full_page=full)
+    page.screenshot(path=str(h.ARTIFACTS / f"{name}-{size['width']}x{size['height']}{tail}.png"))
 
 
 def _shoot_all(table: Table, board, when: str) -> None:
-    """Every seat (the top of its game, where the hint line is; and the whole page once) and
-    the board, at both sizes."""
+    """Every seat (the top of its game, where the hint line is) and the board, at both sizes;
+    and each seat's whole game at 1280 wide (Voila scrolls a panel, not the page: a viewport as
+    tall as the game shows it all)."""
     for seat in table.seats:
         game = seat.page.locator(".ttr-widget").first
         for size in (BIG, SMALL):
             seat.page.set_viewport_size(size)
             game.evaluate("e => e.scrollIntoView()")
             _shoot(seat.page, f"table-seat-{seat.name}-{when}", size)
-        _shoot(seat.page, f"table-seat-{seat.name}-{when}", SMALL, full=True)
+        tall = int(game.evaluate("e => e.getBoundingClientRect().height")) + 40
+        seat.page.set_viewport_size({"width": SMALL["width"], "height": min(tall, 12_000)})
+        game.evaluate("e => e.scrollIntoView()")
+        _shoot(seat.page, f"table-seat-{seat.name}-{when}",
+               {"width": SMALL["width"], "height": min(tall, 12_000)}, "-whole")
+        seat.page.set_viewport_size(SMALL)
     for size in (BIG, SMALL):
         _shoot(board, f"table-board-{when}", size)
     board.set_viewport_size(BIG)
@@ -430,6 +434,10 @@ def test_four_seats_of_lesson_08_and_the_board_play_a_game_to_the_end(tmp_path):
                 assert seat.seen_hands and seat.seen_tickets, (seat.name, "nothing was checked")
                 text = _text(seat.page)
                 assert "Traceback" not in text and "went wrong" not in text
+                # the message line tells the last move and the end in sentences (E1)
+                said = [t for t in seat.page.locator(".ttr-widget .ttr-msg-text")
+                        .all_inner_texts() if "game is over." in t]
+                assert said and not re.search(r"(?:^|[.!] )[a-z]", said[0]), (seat.name, said)
                 # the page holds no other seat's key
                 html = seat.page.content()
                 assert not [o.name for o in seats if o is not seat and o.key in html]
