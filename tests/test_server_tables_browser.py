@@ -80,15 +80,18 @@ PAGE_PILES_JS = """() => [...document.querySelectorAll('.ttr-widget .ttr-frame')
        + [...f.querySelectorAll('.ttr-row-stacks .ttr-stack')]
            .map(s => `${s.dataset.color}:${s.dataset.count}`).sort().join(','))
   .sort().join(';')"""
-# whether the page shows the table's version: the hint line of the seat's state, the draw pile
-# and exactly the piles of its hand and cardholder (a redraw reaches the page as several widget
-# messages, and the piles are drawn after the hint and the buttons)
-CAUGHT_UP_JS = """([phrase, deck, piles]) => {
+# whether the page shows the table's version: the hint line of the seat's state, the draw pile,
+# exactly the piles of its hand and cardholder and, on its move, a highlighted (legal) button
+# in sight (a hidden one is "Let the others play", which a table does not use):
+# a redraw reaches the page as one widget message per change, and the page applies them to
+# its widgets one by one
+CAUGHT_UP_JS = """([phrase, deck, piles, move]) => {
   const el = document.querySelector('.ttr-widget');
   if (!el) return false;
   const t = el.innerText;
   return t.includes(phrase) && new RegExp(`Deck \\\\(${deck} cards?\\\\)`).test(t)
-    && (PILES)() === piles;
+    && (PILES)() === piles
+    && (!move || [...el.querySelectorAll('button.mod-primary')].some(b => b.offsetParent));
 }""".replace("PILES", PAGE_PILES_JS)
 
 
@@ -217,14 +220,16 @@ class Table:
         hand and its cardholder as the replay has them; else fail with what the page shows."""
         g = self.game
         state = self.state_of(seat)
-        args = [PHRASES[state], len(g.draw_pile), self.piles(seat)]
+        args = [PHRASES[state], len(g.draw_pile), self.piles(seat), state not in ("wait", "over")]
         try:
             seat.page.wait_for_function(CAUGHT_UP_JS, arg=args, timeout=SYNC_MS)
         except Exception as exc:  # noqa: BLE001 - Playwright's TimeoutError: say what was seen
             raise AssertionError(
                 f"{seat.name}'s page does not show version {self.version} within "
-                f"{SYNC_MS // 1000} s: expected {state!r}, a draw pile of {args[1]} and the "
-                f"cards {args[2]!r}; it shows the cards {seat.page.evaluate(PAGE_PILES_JS)!r} "
+                f"{SYNC_MS // 1000} s: expected {state!r}, a draw pile of {args[1]}, the "
+                f"cards {args[2]!r}{' and a legal move highlighted' if args[3] else ''}; it "
+                f"shows the cards {seat.page.evaluate(PAGE_PILES_JS)!r}, highlighted "
+                f"{seat.page.locator('.ttr-widget button.mod-primary').all_inner_texts()} "
                 f"and:\n{_text(seat.page)[:1500]}") from exc
 
     def wait_version(self, after: int, seat: Seat) -> None:
