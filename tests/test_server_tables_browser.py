@@ -35,6 +35,7 @@ import lab_harness as h
 import pytest
 from server_harness import free_port, start_server
 
+from ttrlib import actions as act
 from ttrlib.game import Game
 from ttrlib.plain import action_from_plain
 
@@ -64,6 +65,12 @@ PHRASES = {
 PHASES = {"setup_tickets": "setup", "turn": "turn", "place_card": "place",
           "second_card": "second", "choose_tickets": "tickets", "tunnel": "tunnel"}
 
+# the button each kind of legal action highlights (TeamGame; drawing, placing and keeping
+# tickets are told apart in Table.offers)
+BUTTONS = {act.Claim: "Claim the route", act.PayTunnel: "Pay the extra cards",
+           act.Withdraw: "Take my cards back", act.DrawTickets: "Draw 4 tickets",
+           act.ShareTickets: "Share the ticked tickets"}
+
 TICKET_ID = re.compile(r"(?<![\w-])T\d\d(?!\d)")
 # a titled frame whose body is piles of train cards (ttrlib.display: hand, cardholder, cards)
 CARD_FRAME = re.compile(r'<div class="ttr-head"><span>([^<]*)</span>((?:(?!</div>).)*)</div>'
@@ -80,19 +87,22 @@ PAGE_PILES_JS = """() => [...document.querySelectorAll('.ttr-widget .ttr-frame')
        + [...f.querySelectorAll('.ttr-row-stacks .ttr-stack')]
            .map(s => `${s.dataset.color}:${s.dataset.count}`).sort().join(','))
   .sort().join(';')"""
+# the highlighted buttons in sight (a hidden one is "Let the others play", which a table does
+# not use), sorted, without a count in brackets ("Deck (85 cards)" is "Deck")
+PAGE_OFFERS_JS = """() => [...document.querySelectorAll('.ttr-widget button.mod-primary')]
+  .filter(b => b.offsetParent).map(b => b.innerText.trim().replace(/ \\(.*\\)$/, ''))
+  .sort().join('|')"""
 # whether the page shows the table's version: the hint line of the seat's state, the draw pile,
-# exactly the piles of its hand and cardholder and, on its move, a highlighted (legal) button
-# in sight (a hidden one is "Let the others play", which a table does not use):
-# a redraw reaches the page as one widget message per change, and the page applies them to
-# its widgets one by one
-CAUGHT_UP_JS = """([phrase, deck, piles, move]) => {
+# exactly the piles of its hand and cardholder, and exactly its legal moves highlighted (a
+# redraw reaches the page as one widget message per change, and the page applies them to its
+# widgets one by one, not always in the order the kernel sent them)
+CAUGHT_UP_JS = """([phrase, deck, piles, offers]) => {
   const el = document.querySelector('.ttr-widget');
   if (!el) return false;
   const t = el.innerText;
   return t.includes(phrase) && new RegExp(`Deck \\\\(${deck} cards?\\\\)`).test(t)
-    && (PILES)() === piles
-    && (!move || [...el.querySelectorAll('button.mod-primary')].some(b => b.offsetParent));
-}""".replace("PILES", PAGE_PILES_JS)
+    && (PILES)() === piles && (OFFERS)() === offers;
+}""".replace("PILES", PAGE_PILES_JS).replace("OFFERS", PAGE_OFFERS_JS)
 
 
 def _cards(counts) -> frozenset:
@@ -215,22 +225,41 @@ class Table:
         return ";".join(sorted(f"{title}=" + ",".join(sorted(f"{c}:{n}" for c, n in piles))
                                for title, piles in want.items() if piles))
 
+    def offers(self, seat: Seat) -> str:
+        """The buttons the seat's page must highlight now (``PAGE_OFFERS_JS``'s form): one for
+        each kind of the replay's legal actions when the seat is to move, else none."""
+        g = self.game
+        if g.is_over or g.to_move != seat.number:
+            return ""
+        names = set()
+        for a in g.legal_actions():
+            if isinstance(a, act.DrawCard):
+                names.add("Deck" if a.source == "deck" else f"Take slot {a.source}")
+            elif isinstance(a, act.PlaceCard):
+                names.add("→ my hand" if a.to == "hand" else "→ team cardholder")
+            elif isinstance(a, act.KeepTickets):
+                names.add("Confirm my setup tickets" if g.phase.value == "setup_tickets"
+                          else "Keep the ticked tickets")
+            else:
+                names.add(BUTTONS.get(type(a), type(a).__name__))  # no button: said
+        return "|".join(sorted(names))
+
     def wait_page(self, seat: Seat) -> None:
         """Wait until the seat's page shows the table's version: its state, the draw pile, its
         hand and its cardholder as the replay has them; else fail with what the page shows."""
         g = self.game
         state = self.state_of(seat)
-        args = [PHRASES[state], len(g.draw_pile), self.piles(seat), state not in ("wait", "over")]
+        args = [PHRASES[state], len(g.draw_pile), self.piles(seat), self.offers(seat)]
         try:
             seat.page.wait_for_function(CAUGHT_UP_JS, arg=args, timeout=SYNC_MS)
         except Exception as exc:  # noqa: BLE001 - Playwright's TimeoutError: say what was seen
             raise AssertionError(
                 f"{seat.name}'s page does not show version {self.version} within "
                 f"{SYNC_MS // 1000} s: expected {state!r}, a draw pile of {args[1]}, the "
-                f"cards {args[2]!r}{' and a legal move highlighted' if args[3] else ''}; it "
-                f"shows the cards {seat.page.evaluate(PAGE_PILES_JS)!r}, highlighted "
-                f"{seat.page.locator('.ttr-widget button.mod-primary').all_inner_texts()} "
-                f"and:\n{_text(seat.page)[:1500]}") from exc
+                f"cards {args[2]!r} and the moves {args[3]!r}; it shows the cards "
+                f"{seat.page.evaluate(PAGE_PILES_JS)!r}, the moves "
+                f"{seat.page.evaluate(PAGE_OFFERS_JS)!r} and:\n{_text(seat.page)[:1500]}"
+            ) from exc
 
     def wait_version(self, after: int, seat: Seat) -> None:
         """Wait (long-poll on the public view) until the table passes version ``after``."""
