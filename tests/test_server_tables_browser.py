@@ -354,11 +354,11 @@ def _click_a_move(seat: Seat, state: str) -> None:
         button.click()
 
 
-def _shoot(page, name: str, size: dict, tail: str = "") -> None:
+def _shoot(page, name: str, size: dict) -> None:
     h.ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size(size)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.screenshot(path=str(h.ARTIFACTS / f"{name}-{size['width']}x{size['height']}{tail}.png"))
+    page.screenshot(path=str(h.ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"))
 
 
 def _shoot_all(table: Table, board, when: str) -> None:
@@ -374,8 +374,8 @@ def _shoot_all(table: Table, board, when: str) -> None:
         tall = int(game.evaluate("e => e.getBoundingClientRect().height")) + 40
         seat.page.set_viewport_size({"width": SMALL["width"], "height": min(tall, 12_000)})
         game.evaluate("e => e.scrollIntoView()")
-        _shoot(seat.page, f"table-seat-{seat.name}-{when}",
-               {"width": SMALL["width"], "height": min(tall, 12_000)}, "-whole")
+        seat.page.screenshot(path=str(
+            h.ARTIFACTS / f"table-seat-{seat.name}-{when}-{SMALL['width']}-whole.png"))
         seat.page.set_viewport_size(SMALL)
     for size in (BIG, SMALL):
         _shoot(board, f"table-board-{when}", size)
@@ -476,6 +476,7 @@ def test_four_seats_of_lesson_08_and_the_board_play_a_game_to_the_end(tmp_path):
                 html = seat.page.content()
                 assert not [o.name for o in seats if o is not seat and o.key in html]
             board.wait_for_selector("text=The game is over", timeout=SYNC_MS)
+            assert board.locator(".tb-log li").last.inner_text() == "The game is over"
             _shoot_all(table, board, "end")
             assert shot_mid, "the game ended before the mid-game screenshots"
 

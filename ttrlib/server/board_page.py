@@ -122,9 +122,13 @@ def _tunnel_html(board: Board, p: PublicView) -> str:
 
 def _log_html(events, new_from: int) -> str:
     start = max(0, len(events) - LOG_LINES)
-    items = "".join(
-        f"<li{' class=tb-new' if i >= new_from else ''}>"
-        f"{html.escape(narration.text(events[i]))}</li>" for i in range(start, len(events)))
+
+    def line(event) -> str:  # a line of the list starts with a capital ("The game is over")
+        text = narration.text(event)
+        return html.escape(text[:1].upper() + text[1:])
+
+    items = "".join(f"<li{' class=tb-new' if i >= new_from else ''}>{line(events[i])}</li>"
+                    for i in range(start, len(events)))
     return f"<div class='tb-log'><h2>What happened</h2><ol start='{start + 1}'>{items}</ol></div>"
 
 
