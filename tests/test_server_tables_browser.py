@@ -204,11 +204,13 @@ class Table:
             body = self.api(f"/api/tables/{self.tid}/seats/{seat.name}?key={seat.key}"
                             f"&since={len(g.events)}")
             view, s = body["view"], seat.number
-            assert body["version"] == self.version
-            assert _cards(view["hand"].items()) == _cards(g.hands[s]), seat.name
-            assert _cards(view["team_cardholder"].items()) == _cards(g.holders[seat.team])
-            assert set(view["tickets"]) <= set(g.tickets[s]) | set(g.offers[s]), seat.name
-            assert set(view["team_tickets"]) <= set(g.team_tickets[seat.team]), seat.name
+            said = f"the API's view of {seat.name} at version {self.version} (I1)"
+            assert body["version"] == self.version, said
+            assert _cards(view["hand"].items()) == _cards(g.hands[s]), (said, view["hand"])
+            assert _cards(view["team_cardholder"].items()) == _cards(g.holders[seat.team]), said
+            assert set(view["tickets"]) <= set(g.tickets[s]) | set(g.offers[s]), (
+                said, view["tickets"])
+            assert set(view["team_tickets"]) <= set(g.team_tickets[seat.team]), said
 
     def state_of(self, seat: Seat) -> str:
         g = self.game
