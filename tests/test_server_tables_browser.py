@@ -15,8 +15,12 @@ its state (``hands``, ``holders``, ``offers``, ``tickets``, ``team_tickets``), n
   own HTML may name only tickets its seat was offered, kept or shares with its team (until the
   score sheet, which shows them all, E3), and every pile of train cards in them sits in the
   seat's own hand (as the hand was at some version) or its own team's cardholder;
-- the page of the seat to move shows exactly that seat's hand and cardholder now, and the API's
-  view of every seat holds exactly its own hand and tickets.
+- the page of the seat to move shows exactly that seat's hand and cardholder now and
+  highlights exactly the buttons of its legal moves (so the test clicks only on a page that
+  has caught up, and plays the same game on every run), and the API's view of every seat
+  holds exactly its own hand and tickets.
+Mid-game one learner closes the tab and opens the link again: back at the seat. The page
+without a link says what to do; the board follows every move and steps back through the log.
 
 Screenshots of every seat and of the board at 1920x1080 and 1280x800, mid-game and at the end,
 go to ``test-artifacts/``. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
@@ -154,9 +158,9 @@ def _strings(value):
             yield from _strings(v)
 
 
-def _open(browser, seat: Seat, size: dict = SMALL) -> None:
+def _open(browser, seat: Seat) -> None:
     """Open the seat's link in a context of its own, recording every kernel message."""
-    page = browser.new_context(viewport=size).new_page()
+    page = browser.new_context(viewport=SMALL).new_page()
     seat.page, seat.messages, seat.checked = page, [], 0
     page.on("websocket", lambda ws: ws.on(
         "framereceived", lambda payload: seat.messages.append(_message(payload))))
