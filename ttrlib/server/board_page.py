@@ -122,9 +122,13 @@ def _tunnel_html(board: Board, p: PublicView) -> str:
 
 def _log_html(events, new_from: int) -> str:
     start = max(0, len(events) - LOG_LINES)
-    items = "".join(
-        f"<li{' class=tb-new' if i >= new_from else ''}>"
-        f"{html.escape(narration.text(events[i]))}</li>" for i in range(start, len(events)))
+
+    def line(event) -> str:  # a line of the list starts with a capital ("The game is over")
+        text = narration.text(event)
+        return html.escape(text[:1].upper() + text[1:])
+
+    items = "".join(f"<li{' class=tb-new' if i >= new_from else ''}>{line(events[i])}</li>"
+                    for i in range(start, len(events)))
     return f"<div class='tb-log'><h2>What happened</h2><ol start='{start + 1}'>{items}</ol></div>"
 
 
@@ -140,12 +144,19 @@ def _scores_html(sheets) -> str:
             f"{'✓' if t.completed else '✗'} {e(t.cities[0])} - {e(t.cities[1])} "
             f"({'+' if t.completed else '−'}{t.points})" for t in s.tickets) + "</span>"
 
+    def signed(n: int) -> str:  # a real minus sign, as on the seats' score sheet
+        return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
+
+    def detail(text: str) -> str:  # under the number, so a narrow column never breaks it
+        return f"<span class='tb-detail'>{e(text)}</span>"
+
     return ("<div class='tb-scores'><h2>Score sheet</h2><table>"
             f"<tr><th></th>{head}</tr>"
             + row("Routes (E2)", [s.route_points for s in sheets])
-            + row("Tickets (E3)", [f"{s.ticket_points} ({s.completed} of {len(s.tickets)} "
-                                   "done)" for s in sheets])
-            + row("Asian Express (E4)", [s.asian_express for s in sheets])
+            + row("Tickets (E3)", [signed(s.ticket_points) + detail(
+                f"{s.completed} of {len(s.tickets)} done") for s in sheets])
+            + row("Asian Express (E4)", [str(s.asian_express) + detail(
+                f"longest path {s.longest_path}") for s in sheets])
             + row("Globetrotter (E5)", [s.globetrotter for s in sheets])
             + row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets])
             + row("Rank (E6)", [s.rank for s in sheets])
@@ -171,6 +182,7 @@ body { margin: 0; padding: 0.6rem 1rem; }
 .tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.2rem; }
 .tb-piles b { font-size: 1.6rem; }
 .tb-tickets { font-size: 0.85rem; text-align: left; display: inline-block; }
+.tb-detail { display: block; font-size: 0.8rem; opacity: 0.8; white-space: nowrap; }
 table { border-collapse: collapse; font-size: 1.2rem; }
 th, td { padding: 0.15rem 0.7rem; text-align: left; border-bottom: 1px solid #ccc; }
 .tb-num { text-align: right; font-variant-numeric: tabular-nums; }

@@ -58,6 +58,13 @@ _HINTS = {
 }
 
 
+def _news(events, seat: int) -> str:
+    """The public log's new lines as sentences for the message line: some start in lower case
+    ("the game is over"), written to follow a seat's name or a list bullet."""
+    return " ".join(t[:1].upper() + t[1:].rstrip(".") + "."
+                    for t in narration.lines(events, seat))
+
+
 def _fragment(body: str) -> str:
     """Markup of this module, in the display style (joins display fragments in layout_html)."""
     return f"<div class='ttr-root'>{display.style()}<style>{_CSS}</style>{body}</div>"
@@ -256,7 +263,7 @@ class TeamGame(LessonWidget):
     def table_moved(self, events) -> None:
         """The class table moved on (another seat played): draw it again and say what happened."""
         self.render()
-        news = " ".join(t.rstrip(".") + "." for t in narration.lines(events, self.seat))
+        news = _news(events, self.seat)
         if news:
             self.say(news, "info")
 
@@ -290,8 +297,7 @@ class TeamGame(LessonWidget):
         n = len(self.view().events)
         if not self.act(action):
             return False
-        news = narration.lines(self.view().events[n:], self.seat)
-        text = " ".join(t.rstrip(".") + "." for t in news)
+        text = _news(self.view().events[n:], self.seat)
         self.say(f"{success} {text}".strip() or "Done.", "success")
         return True
 
