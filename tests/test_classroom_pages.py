@@ -31,18 +31,21 @@ def _notebook(*cells: str):
     return nb
 
 
+# named like a lesson: the learners' classroom app serves lessons (NN-name.ipynb) and nothing else
+LOST = "97-lost.ipynb"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     h.need_browser()
     tmp = tmp_path_factory.mktemp("classroom-pages")
     folder = tmp / "lessons"
-    (folder / "more").mkdir(parents=True)
+    folder.mkdir(parents=True)
     nbformat.write(_notebook(
         "import ipywidgets as w\nkept = w.Button(description='Still here')\nkept",
         "lost = w.Button(description='Lost')\nlost",
         "lost.close()  # its output stays in the page; its model leaves the kernel"),
-        folder / "lost.ipynb")
-    nbformat.write(_notebook("1 + 1"), folder / "more" / "plain.ipynb")
+        folder / LOST)
     with h.classroom(tmp, folder=folder) as (base, proc), h.browser() as b:
         yield base, proc, tmp / "classroom.log", b
 
@@ -53,7 +56,8 @@ def test_home_and_folder_pages_fetch_nothing_from_outside(server):
     requests: list[str] = []
     context.on("request", lambda r: requests.append(r.url))
     page = h.watch(context.new_page())
-    for path, shows in (("/", "lost.ipynb"), ("/voila/tree/more", "Select items")):
+    # the learners' app lists the lessons only, and no sub-folder (classroom/lessons_only.py)
+    for path, shows in (("/", LOST),):
         page.goto(base + path)
         h.wait_until(page, "(t) => document.body.innerText.includes(t)", f"the page {path}",
                      arg=shows, proc=proc, log=log)
@@ -66,7 +70,7 @@ def test_home_and_folder_pages_fetch_nothing_from_outside(server):
 def test_a_lost_widget_asks_for_a_reload(server):
     base, proc, log, browser = server
     context = browser.new_context(viewport={"width": 980, "height": 800})
-    page = h.open_page(context.new_page(), f"{base}/voila/render/lost.ipynb")
+    page = h.open_page(context.new_page(), f"{base}/voila/render/{LOST}")
     try:
         # the message replaces Voila's dead end; everything else of the page stays
         h.wait_until(page, "() => document.querySelectorAll('.ttr-lost-widget').length >= 2",
