@@ -58,6 +58,13 @@ class ClassServer:
         except ValueError:
             return status, text, hdrs
 
+    def new_table(self, **body) -> dict:
+        """A table made by the teacher (``POST /api/tables``; a 4-player game 42 by default)."""
+        status, table, _ = self.request("POST", "/api/tables", body or {"players": 4, "seed": 42},
+                                        token=self.token)
+        assert status == 201, table
+        return table
+
     def stop(self, sig=signal.SIGTERM) -> None:
         if self.proc.poll() is None:
             os.kill(self.proc.pid, sig)

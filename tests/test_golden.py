@@ -29,6 +29,7 @@ from ttrlib.bots import GreedyBot, RandomBot
 from ttrlib.cards import CardCounts
 from ttrlib.game import Game, PlayerView
 from ttrlib.narration import text
+from ttrlib.plain import to_plain as plain  # the one codec (the class server uses it too)
 
 GOLDEN = Path(__file__).parent / "golden"
 #: name -> (players, bot kind, seed)
@@ -39,24 +40,6 @@ GAMES = {
     "greedy6_seed4": (6, "greedy", 4),
     "greedy4_seed5": (4, "greedy", 5),  # has C5 resets and C6 reshuffles
 }
-
-
-def plain(value):
-    """A JSON-ready, deterministic form of a view field or an action field."""
-    if isinstance(value, CardCounts):
-        return value.to_dict()
-    if isinstance(value, (frozenset, set)):
-        return sorted(plain(v) for v in value)
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
-        return {"type": type(value).__name__,
-                **{k: plain(getattr(value, k)) for k in value.__dataclass_fields__}}
-    if hasattr(value, "value"):  # Color, Phase
-        return value.value
-    return value
 
 
 def view_digest(view: PlayerView) -> str:

@@ -117,14 +117,8 @@ def server(tmp_path_factory):
     s.stop()
 
 
-def new_table(server, **body):
-    status, table, _ = server.request("POST", "/api/tables", body, token=server.token)
-    assert status == 201
-    return table
-
-
 def test_the_long_poll_returns_when_another_seat_moves(server):
-    table = new_table(server, players=4, seed=13)
+    table = server.new_table(players=4, seed=13)
     keys = {n: s["key"] for n, s in table["seats"].items()}
     a1 = RemoteSeatSession(server.url, table["table"], "A1", keys["A1"])
     a2 = RemoteSeatSession(server.url, table["table"], "A2", keys["A2"])
@@ -149,7 +143,7 @@ def test_the_long_poll_returns_when_another_seat_moves(server):
 
 
 def test_following_on_a_running_loop_calls_back_on_that_loop(server):
-    table = new_table(server, players=4, seed=14, bots=["A2", "B1", "B2"])
+    table = server.new_table(players=4, seed=14, bots=["A2", "B1", "B2"])
     key = table["seats"]["A1"]["key"]
     a1 = RemoteSeatSession(server.url, table["table"], "A1", key)
     other = RemoteSeatSession(server.url, table["table"], "A1", key)  # the same seat elsewhere
@@ -172,7 +166,7 @@ def test_following_on_a_running_loop_calls_back_on_that_loop(server):
 
 
 def test_a_wrong_key_an_unknown_table_or_no_server_is_a_table_error(server, tmp_path):
-    table = new_table(server, players=4)
+    table = server.new_table(players=4)
     with pytest.raises(TableError, match="key"):
         RemoteSeatSession(server.url, table["table"], "A1", "not-the-key")
     with pytest.raises(TableError, match="no table"):
@@ -188,7 +182,7 @@ def test_a_wrong_key_an_unknown_table_or_no_server_is_a_table_error(server, tmp_
 def test_lesson_08_sits_at_the_links_seat_or_says_what_to_do(server, monkeypatch):
     from ttrlib.lessons import table as lesson
 
-    made = new_table(server, players=4, seed=15)
+    made = server.new_table(players=4, seed=15)
     link = {"table": made["table"], "seat": "B1", "key": made["seats"]["B1"]["key"]}
     seat = lesson.open_seat(link, server.url)
     assert seat.session is not None and seat.session.seat == 2

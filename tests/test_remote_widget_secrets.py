@@ -14,8 +14,8 @@ import pytest
 from ipywidgets.widgets.widget import Widget
 from table_fakes import InProcess
 from test_widget_secrets import first_difference, registry_states
+from widget_drivers import click_a_move
 
-from ttrlib import Phase
 from ttrlib.widgets import TeamGame
 
 PRIVATE_PARTS = ("_transport", "_wait", "_task", "_callback")  # the session's machinery
@@ -86,24 +86,7 @@ def test_the_team_game_at_a_class_table_depends_only_on_the_seat(tmp_path):
         changed += same_after_redeal(g, table, rng)
         view = g.view()
         assert view.my_turn, "the server's bots play every other seat at once"
-        if view.phase is Phase.TURN:
-            payable = [rid for label, rid in g.route.options if label.startswith("✓")]
-            if payable:
-                g.route.value = payable[0]
-                changed += same_after_redeal(g, table, rng)
-                g.claim_button.click()
-            else:
-                g.deck.click()
-        elif view.phase is Phase.PLACE_CARD:
-            g.to_hand.click()
-        elif view.phase is Phase.SECOND_CARD:
-            g.deck.click()
-        elif view.phase is Phase.TUNNEL:
-            (g.pay_button if g.tunnel_payment.options else g.withdraw_button).click()
-        elif view.phase is Phase.CHOOSE_TICKETS:
-            g.chooser.boxes[0].value = True
-            g.chooser.share_choice.value = g.chooser.tickets[0]
-            g.chooser.confirm.click()
+        changed += click_a_move(g, view, lambda: same_after_redeal(g, table, rng))
         assert "went wrong" not in g.message_text
     assert changed > 20
     assert table.version > 60  # the game went on: the learner's moves and the bots'

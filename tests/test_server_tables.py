@@ -31,13 +31,6 @@ def server(tmp_path_factory):
     s.stop()
 
 
-def new_table(server, **body):
-    status, table, _ = server.request("POST", "/api/tables", body or {"players": 4, "seed": 42},
-                                      token=server.token)
-    assert status == 201, table
-    return table
-
-
 def seat_get(server, table, name="A1", key=None, query=""):
     key = table["seats"][name]["key"] if key is None else key
     return server.request("GET", f"/api/tables/{table['table']}/seats/{name}?key={key}{query}")
@@ -55,7 +48,7 @@ def version(server, table) -> int:
 
 # --- creating a table ----------------------------------------------------------------------
 def test_the_teacher_makes_a_table_with_a_link_and_a_128_bit_key_per_seat(server):
-    table = new_table(server, players=6, seed=7, bots={"C2": "odds-aware"})
+    table = server.new_table(players=6, seed=7, bots={"C2": "odds-aware"})
     assert sorted(table["seats"]) == ["A1", "A2", "B1", "B2", "C1", "C2"]
     keys = set()
     for name, seat in table["seats"].items():
@@ -88,7 +81,7 @@ def test_a_bad_new_table_is_refused_naming_the_field(server, body, field):
 
 @pytest.mark.parametrize("token, status", [(None, 401), ("0" * 64, 403)])
 def test_only_the_teacher_makes_tables_and_reads_their_logs(server, token, status):
-    table = new_table(server)
+    table = server.new_table()
     assert server.request("POST", "/api/tables", {"players": 4}, token=token)[0] == status
     assert server.request("GET", "/api/tables", token=token)[0] == status
     assert server.request("GET", f"/api/tables/{table['table']}/log", token=token)[0] == status
@@ -101,7 +94,7 @@ def test_only_the_teacher_makes_tables_and_reads_their_logs(server, token, statu
 
 # --- a seat's view and moves -----------------------------------------------------------------
 def test_a_seat_gets_its_view_and_its_legal_actions_only_on_its_move(server):
-    table = new_table(server, players=4, seed=42)
+    table = server.new_table(players=4, seed=42)
     game = Game.new(players=4, seed=42)  # the same deal, worked out here independently
     status, a1, _ = seat_get(server, table, "A1")
     assert status == 200 and a1["version"] == 0
@@ -114,7 +107,7 @@ def test_a_seat_gets_its_view_and_its_legal_actions_only_on_its_move(server):
 
 
 def test_a_move_answers_the_next_version_and_wakes_the_waiting_seats(server):
-    table = new_table(server, players=4, seed=3)
+    table = server.new_table(players=4, seed=3)
     a1 = seat_get(server, table, "A1")[1]
     woke = {}
 
@@ -141,7 +134,7 @@ def test_a_move_answers_the_next_version_and_wakes_the_waiting_seats(server):
 # --- every refusal, the version unchanged ----------------------------------------------------
 @pytest.fixture
 def table(server):
-    t = new_table(server, players=4, seed=9)
+    t = server.new_table(players=4, seed=9)
     legal = seat_get(server, t, "A1")[1]["legal"]
     assert act(server, t, "A1", legal[0])[0] == 200  # A1 chose; A2 is to move
     return t
@@ -230,7 +223,7 @@ def test_a_bad_query_is_400(server, table, query):
 
 # --- bots -------------------------------------------------------------------------------------
 def test_a_seat_handed_to_a_bot_plays_at_once_and_comes_back(server):
-    table = new_table(server, players=4, seed=21)
+    table = server.new_table(players=4, seed=21)
     tid = table["table"]
     a1 = seat_get(server, table, "A1")[1]
     assert act(server, table, "A1", a1["legal"][0])[0] == 200
@@ -262,7 +255,7 @@ def test_a_seat_handed_to_a_bot_plays_at_once_and_comes_back(server):
 
 
 def test_a_learners_move_on_a_bot_seat_is_409(server):
-    table = new_table(server, players=4, seed=4, bots=["A1"])
+    table = server.new_table(players=4, seed=4, bots=["A1"])
     a1 = seat_get(server, table, "A1")[1]
     assert a1["bot"] == "greedy" and a1["legal"] == [] and a1["version"] >= 1
     status, answer, _ = act(server, table, "A1", {"type": "DrawCard", "source": "deck"})
@@ -271,7 +264,7 @@ def test_a_learners_move_on_a_bot_seat_is_409(server):
 
 # --- pages ------------------------------------------------------------------------------------
 def test_the_teachers_tables_page_lists_each_seats_link_and_qr_code(server):
-    table = new_table(server, players=4, seed=5)
+    table = server.new_table(players=4, seed=5)
     status, page, _ = server.request("GET", "/teacher/tables", token=server.token)
     assert status == 200
     for seat in table["seats"].values():
@@ -322,7 +315,7 @@ def test_the_teachers_forms_make_a_table_and_hand_a_seat_to_a_bot(server):
 
 
 def test_the_board_page_steps_back_through_the_log(server):
-    table = new_table(server, players=4, seed=8, bots=["A1", "A2", "B1", "B2"])  # bots only
+    table = server.new_table(players=4, seed=8, bots=["A1", "A2", "B1", "B2"])  # bots only
     tid = table["table"]
     public = server.request("GET", f"/api/tables/{tid}/public")[1]
     assert public["public"]["phase"] == "over" and public["scores"]

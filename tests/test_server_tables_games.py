@@ -31,12 +31,6 @@ CLIENT = Path(__file__).with_name("table_client.py")
 SEATS = ["A1", "A2", "B1", "B2"]
 
 
-def make_table(server, **body) -> dict:
-    status, table, _ = server.request("POST", "/api/tables", body, token=server.token)
-    assert status == 201, table
-    return table
-
-
 class Replay:
     """The table's log replayed in a fresh Game, with what each seat should have been sent at
     every version (computed from the engine, not from the server's code)."""
@@ -79,11 +73,11 @@ class Replay:
 
 def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_view(tmp_path):
     server = start_server(tmp_path / "data")
+    procs = []
     try:
-        table = make_table(server, players=4, seed=11)
+        table = server.new_table(players=4, seed=11)
         tid = table["table"]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        procs = []
         for name in SEATS:
             out = tmp_path / f"{name}.jsonl"
             procs.append((name, out, subprocess.Popen(
@@ -115,6 +109,10 @@ def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_vie
         for sheet in replay.game.scores():
             assert f"<b>{sheet.total}</b>" in page
     finally:
+        for _, _, proc in procs:  # a client still running after a failure is stopped too
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(30)
         server.stop()
 
 
@@ -156,7 +154,7 @@ def _bodies(server, table: dict) -> dict:
 def test_a_server_killed_mid_game_comes_back_with_every_move_and_plays_on(tmp_path):
     data = tmp_path / "data"
     server = start_server(data)
-    table = make_table(server, players=4, seed=5, bots=["B2"])
+    table = server.new_table(players=4, seed=5, bots=["B2"])
     try:
         _play(server, table, 40, bots={"B2"})
         before = _bodies(server, table)
@@ -185,7 +183,7 @@ def test_a_six_player_table_of_bots_and_one_learner_ends_and_replays(tmp_path, p
     server = start_server(tmp_path / "data")
     try:
         seats = ["A1", "A2", "B1", "B2", "C2"]
-        table = make_table(server, players=players, seed=3, bots=seats)
+        table = server.new_table(players=players, seed=3, bots=seats)
         key = table["seats"]["C1"]["key"]
         with open(tmp_path / "c1.jsonl", "w") as out:
             from table_client import play

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ipywidgets.widgets.widget import Widget, _instances
+from widget_drivers import click_a_move
 
 from ttrlib import Game, Phase
 from ttrlib.cards import CardCounts
@@ -251,24 +252,8 @@ def test_team_game_over_several_turns_depends_only_on_the_seat(tmp_path, monkeyp
         view = g.view()
         if not view.my_turn:
             g.others.click()
-        elif view.phase is Phase.TURN:
-            payable = [rid for label, rid in g.route.options if label.startswith("✓")]
-            if payable:
-                g.route.value = payable[0]
-                changed += same_after_redeal(g)
-                g.claim_button.click()
-            else:
-                g.deck.click()
-        elif view.phase is Phase.PLACE_CARD:
-            g.to_hand.click()
-        elif view.phase is Phase.SECOND_CARD:
-            g.deck.click()
-        elif view.phase is Phase.TUNNEL:
-            (g.pay_button if g.tunnel_payment.options else g.withdraw_button).click()
-        elif view.phase is Phase.CHOOSE_TICKETS:
-            g.chooser.boxes[0].value = True
-            g.chooser.share_choice.value = g.chooser.tickets[0]
-            g.chooser.confirm.click()
+        else:
+            changed += click_a_move(g, view, lambda: same_after_redeal(g))
     g.save_button.click()
     assert "Saved as" in g.message_text
     changed += same_after_redeal(g)

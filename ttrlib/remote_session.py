@@ -38,6 +38,7 @@ from .plain_views import event_from_plain, scores_from_plain, view_from_plain
 from .rules import claims, payments
 from .rules.scoring import TeamScore, score
 from .seats import seat_name
+from .session import view_claim_problem
 
 REQUEST_S = 15.0  # a move or a look at the table
 WAIT_S = 40.0  # a long-poll: the server answers within 25 s even when nothing happens
@@ -257,25 +258,10 @@ class RemoteSeatSession:
 
     def claim_problem(self, route_id: str) -> tuple[str, str] | None:
         """Why this seat cannot claim ``route_id`` now, as ``(rule, reason)``; ``None`` if it can
-        (worked out from the seat's view, as ``SeatSession.claim_problem``)."""
-        view = self._view
-        route = view.board.route(route_id)
-        if route.id in view.claimed:
-            return "K3", (f"{route.a} - {route.b} is already claimed by "
-                          f"{seat_name(view.claimed[route.id])}")
-        if route.id in self.claimable_routes():
-            return None
-        problem = claims.route_problem(self._public_state(), self.seat, route.id)
-        if problem:
-            return problem
-        have = payments.longest_payable(view.hand + view.team_cardholder)[route.color]
-        what = (f"{route.color.value} cards or locomotives" if route.color is not None
-                else "cards of one colour (plus locomotives)")
-        short = route.length - have
-        return "K1", (f"{route.a} - {route.b} costs {route.length} {what}; your hand and the "
-                      f"team cardholder hold {have}, so {short} more "
-                      f"{'is' if short == 1 else 'are'} missing (your teammate's hand "
-                      "cannot help)")
+        (worked out from the seat's view, in the words of a local seat)."""
+        return view_claim_problem(self._view, route_id, self.claimable_routes(),
+                                  lambda: claims.route_problem(self._public_state(), self.seat,
+                                                               route_id))
 
     # --- acting ------------------------------------------------------------------------------
     def apply(self, action: act.Action) -> list[Event]:

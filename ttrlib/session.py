@@ -59,6 +59,29 @@ def _deal_of(number: int | None, players: int) -> deals.Deal:
     return deals.unnamed() if number is None else deals.named(number, players)
 
 
+def view_claim_problem(view: PlayerView, route_id: str, claimable: set[str],
+                       route_problem: Callable[[], tuple[str, str] | None]
+                       ) -> tuple[str, str] | None:
+    """Why the seat of ``view`` cannot claim ``route_id``, as ``(rule, reason)``; ``None`` if it
+    can. ``claimable`` are the routes it could pay for now; ``route_problem()`` gives the engine's
+    K3/K2 reason (public facts). The one wording for a local seat and a seat at a class table."""
+    route = view.board.route(route_id)
+    if route.id in view.claimed:
+        return "K3", f"{route.a} - {route.b} is already claimed by {seat_name(view.claimed[route.id])}"
+    if route.id in claimable:
+        return None
+    problem = route_problem()
+    if problem:
+        return problem
+    have = payments.longest_payable(view.hand + view.team_cardholder)[route.color]
+    what = (f"{route.color.value} cards or locomotives" if route.color is not None
+            else "cards of one colour (plus locomotives)")
+    short = route.length - have
+    return "K1", (f"{route.a} - {route.b} costs {route.length} {what}; your hand and the "
+                  f"team cardholder hold {have}, so {short} more "
+                  f"{'is' if short == 1 else 'are'} missing (your teammate's hand cannot help)")
+
+
 class SeatSession:
     """What seat ``seat`` may see of ``game`` and do in it; bots play the other seats.
 
@@ -176,33 +199,12 @@ class SeatSession:
     def claim_problem(self, route_id: str) -> tuple[str, str] | None:
         """Why this seat cannot claim ``route_id`` now, as ``(rule, reason)``; ``None`` if it can.
         Worked out from the seat's view only (its cards, trains and the claimed routes)."""
-        view = self.view()
-        route = view.board.route(route_id)
-        if route.id in view.claimed:
-            return "K3", f"{route.a} - {route.b} is already claimed by {seat_name(view.claimed[route.id])}"
-        if any(r.id == route.id for r in self._open_routes()):
-            return None
-        problem = self._game.route_problem(self.seat, route.id)  # K3, K2: the engine's reasons
-        if problem:
-            return problem
-        cards = view.hand + view.team_cardholder
-        have = payments.longest_payable(cards)[route.color]
-        if have < route.length:
-            what = (f"{route.color.value} cards or locomotives" if route.color is not None
-                    else "cards of one colour (plus locomotives)")
-            short = route.length - have
-            return "K1", (f"{route.a} - {route.b} costs {route.length} {what}; your hand and the "
-                          f"team cardholder hold {have}, so {short} more "
-                          f"{'is' if short == 1 else 'are'} missing (your teammate's hand "
-                          "cannot help)")
-        return None  # pragma: no cover - claimable_routes checks the same three things
-
-    def _open_routes(self):
-        return self._game.claimable_routes(self.seat)
+        return view_claim_problem(self.view(), route_id, self.claimable_routes(),
+                                  lambda: self._game.route_problem(self.seat, route_id))
 
     def claimable_routes(self) -> set[str]:
         """Ids of the routes this seat could pay for now (its own cards: K1-K3)."""
-        return {r.id for r in self._open_routes()}
+        return {r.id for r in self._game.claimable_routes(self.seat)}
 
     # --- acting ------------------------------------------------------------------------------
     def apply(self, action: act.Action) -> list[Event]:

@@ -97,6 +97,20 @@ class TablesHandler(Handler):
         self.require_teacher()
         return self.store.get(tid)
 
+    async def public_version(self, table) -> tuple[bool, int | None]:
+        """For the public view and the board: ``?at=N`` (a step back through the log) or
+        ``?after=N`` (wait up to ``LONG_POLL_S`` for a move past version N). Returns
+        ``(still_there, at)``: False when the client left while it waited."""
+        at = self.int_arg("at", None)
+        if at is not None and at > table.version:
+            raise Refusal(404, f"at: the table is at version {table.version}")
+        after = self.int_arg("after", None)
+        if after is not None and at is None:
+            await self.store.wait(table, after, LONG_POLL_S)
+            if self.closed():
+                return False, at
+        return True, at
+
     def closed(self) -> bool:
         """The client left while it waited: there is nobody to answer."""
         return self.request.connection.stream is None or self.request.connection.stream.closed()
@@ -183,15 +197,9 @@ class PublicState(TablesHandler):
     @answers
     async def get(self, tid: str) -> None:
         table = self.store.get(tid)
-        at = self.int_arg("at", None)
-        if at is not None and at > table.version:
-            raise Refusal(404, f"at: the table is at version {table.version}")
-        after = self.int_arg("after", None)
-        if after is not None and at is None:
-            await self.store.wait(table, after, LONG_POLL_S)
-            if self.closed():
-                return
-        self.json(200, public_snapshot(table, at))
+        there, at = await self.public_version(table)
+        if there:
+            self.json(200, public_snapshot(table, at))
 
 
 class TableLog(TablesHandler):

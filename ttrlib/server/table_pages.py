@@ -14,7 +14,7 @@ from ..plain import PUBLIC_FIELDS
 from ..seats import seat_name
 from ..state import Phase
 from .board_page import PublicView, frame_html, page_html
-from .table_api import LONG_POLL_S, TablesHandler, answers, read_new_table, seat_link
+from .table_api import TablesHandler, answers, read_new_table, seat_link
 from .table_store import DEFAULT_BOT, Refusal
 
 
@@ -49,15 +49,9 @@ class BoardFrame(TablesHandler):
     @answers
     async def get(self, tid: str) -> None:
         table = self.store.get(tid)
-        at = self.int_arg("at", None)
-        if at is not None and at > table.version:
-            raise Refusal(404, f"at: the table is at version {table.version}")
-        after = self.int_arg("after", None)
-        if after is not None and at is None:
-            await self.store.wait(table, after, LONG_POLL_S)
-            if self.closed():
-                return
-        self.json(200, board_frame(table, at))
+        there, at = await self.public_version(table)
+        if there:
+            self.json(200, board_frame(table, at))
 
 
 # --- the teacher's page of tables ------------------------------------------------------------
