@@ -9,6 +9,7 @@ module of this package named after the lesson's topic.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 from urllib.parse import parse_qs
@@ -58,15 +59,34 @@ def query() -> dict[str, str]:
     global _waited
     if _preheated() and not _waited:
         _waited = True  # the request is delivered once: waiting again would hang
-        try:  # only inside the classroom app
-            from voila.utils import wait_for_request
-
-            wait_for_request()  # puts the page's QUERY_STRING into os.environ
-        except Exception:  # noqa: BLE001 - no query string is the safe answer
-            pass
+        _wait_for_request()
     text = os.environ.get("QUERY_STRING")
     parsed = parse_qs(text or "", keep_blank_values=False)
     return {k: v[-1] for k, v in parsed.items() if v}
+
+
+#: How often a preheated kernel asks Voila again for the learner's request. Voila's
+#: ``wait_for_request`` gives up when its socket to the server is not open within 5 s (a busy
+#: classroom server), and the lesson then lost the learner's ``?seed=`` and cookie. Voila keeps
+#: the request for the kernel until it is fetched, so asking again is safe.
+REQUEST_TRIES = 6
+
+
+def _wait_for_request() -> None:
+    """Put the page's request (QUERY_STRING, HTTP_COOKIE) into ``os.environ``, if Voila has it."""
+    try:  # only inside the classroom app
+        from voila.utils import wait_for_request
+    except ImportError:
+        return
+    for _ in range(REQUEST_TRIES):
+        try:
+            with warnings.catch_warnings():  # Voila warns "Failed to connect" on each miss
+                warnings.simplefilter("ignore")
+                wait_for_request()
+        except Exception:  # noqa: BLE001 - no query string is the safe answer
+            return
+        if "QUERY_STRING" in os.environ:  # Voila sends it, empty or not, with every request
+            return
 
 
 def session_seed(seed: int | None = None) -> int | None:
