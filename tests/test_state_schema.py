@@ -150,6 +150,33 @@ def test_a_field_of_the_wrong_length_is_named_by_its_public_name(attr, length, r
     assert check_state(game) == (RENAMED.get(attr, attr), reason)
 
 
+@pytest.mark.parametrize("attr, entry, reason", [
+    ("hands", {"red": 1}, "must be a list of 4 card counts"),  # a table, not card counts
+    ("known_holder", None, "must be a list of 2 card counts"),
+    ("draw_pile", "red", "must be a list of card colours"),  # a name, not a colour
+    ("discard", None, "must be a list of card colours"),
+    ("face_up", "red", "must be 5 slots, each a card colour or empty"),
+    ("trains", 20.0, "must be a list of 4 train counts"),
+    ("trains", True, "must be a list of 4 train counts"),
+    ("ticket_deck", 7, "must be a list of ticket ids"),
+    ("tickets", ("a", "b"), "must be 4 lists of ticket ids"),
+    ("events", "pass", "event 0 is 'pass', not an event"),  # told by the log's own check
+])
+def test_an_entry_of_the_wrong_type_is_named_by_its_public_name(attr, entry, reason):
+    game = mid_game()
+    value = getattr(game.state, attr)
+    value[0] = entry
+    assert check_state(game) == (RENAMED.get(attr, attr), reason)
+
+
+@pytest.mark.parametrize("claims", [{"nowhere-atall": 0}, {"kabul-karachi": 4},
+                                    {"kabul-karachi": "A1"}])
+def test_a_claim_of_no_route_or_by_no_seat_is_named_claimed(claims):
+    game = mid_game()
+    game.state.owners.update(claims)
+    assert check_state(game) == ("claimed", "must map routes of the board to seats 0-3")
+
+
 def test_a_six_player_game_has_three_of_each_team_field():
     game = mid_game(players=6, moves=20)
     assert check_state(game) is None
