@@ -190,16 +190,13 @@ class GameState:
 
         Fast (games are copied for every simulated claim): the fields are taken over at once,
         then each field declared with a ``copy`` is copied by it (``parts``)."""
-        twin = object.__new__(GameState)
-        values = twin.__dict__
-        values.update(self.__dict__)
-        if rng is None:
-            for name, copier in _COPIERS:
-                values[name] = copier(values[name])
-        else:
-            for name, copier in _COPIERS_BUT_RNG:
-                values[name] = copier(values[name])
+        values = self.__dict__.copy()
+        for name, copier in _COPIERS if rng is None else _COPIERS_BUT_RNG:
+            values[name] = copier(values[name])
+        if rng is not None:
             values["rng"] = rng
+        twin = object.__new__(GameState)
+        twin.__dict__ = values
         return twin
 
     # --- reading ---------------------------------------------------------------------------
