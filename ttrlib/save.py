@@ -8,7 +8,9 @@ with the rules, so the state of a loaded game is what the rules made of its star
 of it (a seat to move, a route owned, a card held or known, a turn counter) can contradict its
 log.
 
-``write`` builds the text and ``read`` reads it back; ``read`` refuses, with a ``SaveError`` that
+The start is written and read field by field as ``ttrlib.state`` declares the state: each saved
+field under its public name (``cardholders``, ``claimed``, ...), by the codec of its kind
+(``_WRITE``, ``_READ``). ``write`` builds the text and ``read`` reads it back; ``read`` refuses, with a ``SaveError`` that
 names the field (``start.hands[2]``, ``history[31]``) in at most ``errors.MAX_MESSAGE``
 characters:
 

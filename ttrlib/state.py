@@ -5,6 +5,15 @@ log); the rule families (``ttrlib.rules``) read and change it, ``ttrlib.game.Gam
 Caches that can be rebuilt from it (the open routes, the legal-action tables) are not in it.
 ``ttrlib.validity.check_state`` is the one check of a state: positions built by hand, loaded
 games and every action keep it.
+
+The state is declared once: each field with ``part(kind, name=..., copy=..., per=..., seen=...)``
+(``Part``), read back by ``parts()``/``PARTS``. ``GameState.copy`` copies each field as declared,
+``ttrlib.save`` writes and reads each saved field by its kind under its public ``name``,
+``ttrlib.validity`` checks its type and length (one entry per seat or team) by the same kind,
+and ``seen_by`` tells which fields a seat or team may know (rule I1). The public names are
+those of a save, of ``Game.from_position``'s arguments and of ``check_state``'s problems
+(``PUBLIC_NAMES``: ``holders`` is ``cardholders``, ``owners`` is ``claimed``, ``known_hand`` and
+``known_holder`` are ``known_in_hands`` and ``known_in_cardholders``).
 """
 
 from __future__ import annotations
