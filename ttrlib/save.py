@@ -8,7 +8,9 @@ with the rules, so the state of a loaded game is what the rules made of its star
 of it (a seat to move, a route owned, a card held or known, a turn counter) can contradict its
 log.
 
-``write`` builds the text and ``read`` reads it back; ``read`` refuses, with a ``SaveError`` that
+The start is written and read field by field as ``ttrlib.state`` declares the state: each saved
+field under its public name (``cardholders``, ``claimed``, ...), by the codec of its kind
+(``_WRITE``, ``_READ``). ``write`` builds the text and ``read`` reads it back; ``read`` refuses, with a ``SaveError`` that
 names the field (``start.hands[2]``, ``history[31]``) in at most ``errors.MAX_MESSAGE``
 characters:
 
@@ -57,7 +59,15 @@ from .errors import BoardError, SaveError, TTRError, shown
 from .events import Event
 from .history import Step, rng_from_state, rng_state, step_from_plain
 from .seats import PLAYER_COUNTS
-from .state import FACE_UP, MAX_FACE_UP_RESETS, TRAINS_PER_PLAYER, GameState, Phase, TunnelAttempt
+from .state import (
+    FACE_UP,
+    MAX_FACE_UP_RESETS,
+    PARTS,
+    TRAINS_PER_PLAYER,
+    GameState,
+    Phase,
+    TunnelAttempt,
+)
 
 FORMAT = "ttrlib-game"
 # 2: "taken_slot" (D3 policy); 3: typed events; 4: the start and the history, not the state
@@ -71,12 +81,10 @@ MAX_INT = 2**128  # the largest number a save holds is a PCG64 generator's 128-b
 MOST_CARDS = len(standard_deck())  # C1: no pile holds more
 MOST_START_EVENTS = MAX_FACE_UP_RESETS + 1  # a deal logs its C5 resets and the setup (C4, T1)
 _TOP = ("format", "version", "board", "players", "origin", "start", "history")
-_START = (
-    "rng", "phase", "to_move", "turns", "draw_pile", "discard", "face_up", "hands", "cardholders",
-    "known_in_hands", "known_in_cardholders", "trains", "claimed", "ticket_deck", "tickets",
-    "team_tickets", "offers", "setup_choices", "drawn", "taken_slot", "first_to", "tunnel",
-    "final_turns_left", "passes_in_a_row", "events",
-)
+#: the saved fields of a state (``ttrlib.state.PARTS``: the board and the player count are
+#: top-level fields), in a save's start under their public names
+_SAVED = tuple((attr, p) for attr, p in PARTS if p.saved)
+_START = tuple(p.name for _, p in _SAVED)
 
 
 class Saved(NamedTuple):
@@ -115,41 +123,42 @@ def _cards(c: CardCounts) -> dict[str, int]:
     return c.to_dict()
 
 
-def start_to_dict(s: GameState) -> dict:
-    """Every field of a state but its board and player count, as JSON-ready data."""
-    t = s.tunnel
-    return {
-        "rng": rng_state(s.rng),
-        "phase": s.phase.value,
-        "to_move": s.to_move,
-        "turns": s.turns,
-        "draw_pile": [c.value for c in s.draw_pile],
-        "discard": [c.value for c in s.discard],
-        "face_up": [None if c is None else c.value for c in s.face_up],
-        "hands": [_cards(h) for h in s.hands],
-        "cardholders": [_cards(h) for h in s.holders],
-        "known_in_hands": [_cards(h) for h in s.known_hand],
-        "known_in_cardholders": [_cards(h) for h in s.known_holder],
-        "trains": list(s.trains),
-        "claimed": dict(s.owners),
-        "ticket_deck": list(s.ticket_deck),
-        "tickets": [list(t_) for t_ in s.tickets],
-        "team_tickets": [list(t_) for t_ in s.team_tickets],
-        "offers": [list(o) for o in s.offers],
-        "setup_choices": {str(seat): {"keep": sorted(c.keep), "share": c.share}
-                          for seat, c in sorted(s.setup_choices.items())},
-        "drawn": None if s.drawn is None else s.drawn.value,
-        "taken_slot": s.taken_slot,
-        "first_to": s.first_to,
-        "tunnel": None if t is None else {
-            "route": t.route, "seat": t.seat, "laid_hand": _cards(t.laid_hand),
-            "laid_cardholder": _cards(t.laid_holder), "revealed": [c.value for c in t.revealed],
-            "color": t.color.value, "extra": t.extra,
-        },
-        "final_turns_left": s.final_turns_left,
-        "passes_in_a_row": s.passes_in_a_row,
-        "events": [e.to_dict() for e in s.events],
+def _tunnel_to_dict(t: TunnelAttempt | None) -> dict | None:
+    return None if t is None else {
+        "route": t.route, "seat": t.seat, "laid_hand": _cards(t.laid_hand),
+        "laid_cardholder": _cards(t.laid_holder), "revealed": [c.value for c in t.revealed],
+        "color": t.color.value, "extra": t.extra,
     }
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+#: kind (``ttrlib.state.KINDS``) -> its value as JSON-ready data
+_WRITE: dict[str, Callable[[Any], Any]] = {
+    "rng": rng_state,
+    "colours": lambda v: [c.value for c in v],
+    "slots": lambda v: [None if c is None else c.value for c in v],
+    "counts": lambda v: [_cards(c) for c in v],
+    "trains": list,
+    "claims": dict,
+    "ids": list,
+    "id_lists": lambda v: [list(x) for x in v],
+    "choices": lambda v: {str(seat): {"keep": sorted(c.keep), "share": c.share}
+                          for seat, c in sorted(v.items())},
+    "phase": lambda v: v.value,
+    "seat": _same, "count": _same, "slot?": _same, "place?": _same, "turns_left?": _same,
+    "colour?": lambda v: None if v is None else v.value,
+    "tunnel?": _tunnel_to_dict,
+    "events": lambda v: [e.to_dict() for e in v],
+}
+
+
+def start_to_dict(s: GameState) -> dict:
+    """Every saved field of a state (all but its board and player count), as JSON-ready data
+    under its public name (``ttrlib.state.PARTS``)."""
+    return {p.name: _WRITE[p.kind](getattr(s, attr)) for attr, p in _SAVED}
 
 
 def state_data(s: GameState) -> dict:
@@ -282,11 +291,13 @@ def _check_version(version: Any) -> None:
 
 
 # --- the start, field by field ------------------------------------------------------------------
-#: start field -> the most entries it may hold (whatever the board: the board's own bounds)
-_START_SIZES = {"draw_pile": MOST_CARDS, "discard": MOST_CARDS, "ticket_deck": MAX_TICKETS,
-                "claimed": MAX_ROUTES, "events": MOST_START_EVENTS, "setup_choices": 6,
-                **{f: 6 for f in ("hands", "cardholders", "known_in_hands", "known_in_cardholders",
-                                  "trains", "tickets", "team_tickets", "offers")}}
+#: kind -> the most entries a value of it may hold (whatever the board: the board's own bounds);
+#: a field with one entry per seat or team holds at most one per seat of the largest game
+_MOST_ENTRIES = {"colours": MOST_CARDS, "ids": MAX_TICKETS, "claims": MAX_ROUTES,
+                 "events": MOST_START_EVENTS, "choices": max(PLAYER_COUNTS)}
+_START_SIZES = {p.name: max(PLAYER_COUNTS) if p.per else _MOST_ENTRIES[p.kind]
+                for _, p in _SAVED if p.per or p.kind in _MOST_ENTRIES}
+_TICKET_LISTS = tuple(p.name for _, p in _SAVED if p.kind == "id_lists")
 
 
 def _check_start_sizes(start: Any) -> None:
@@ -298,7 +309,7 @@ def _check_start_sizes(start: Any) -> None:
         value = start.get(field)
         if isinstance(value, (list, dict)) and len(value) > most:
             raise _err(_where(field), f"holds {len(value)} entries; a game holds at most {most}")
-        if field in ("tickets", "team_tickets", "offers") and isinstance(value, list):
+        if field in _TICKET_LISTS and isinstance(value, list):
             for i, ids in enumerate(value):
                 if isinstance(ids, list) and len(ids) > MAX_TICKETS:
                     raise _err(_where(f"{field}[{i}]"), f"holds {len(ids)} tickets; a board holds "
@@ -309,30 +320,23 @@ def _where(field: str) -> str:
     return f"start.{field}"
 
 
-def _need(data: dict, field: str, check: Callable[[Any], bool], what: str) -> Any:
-    if field not in data:
-        raise _err(_where(field), "is missing")
-    value = data[field]
-    if not check(value):
+def _need(value: Any, field: str, ok: bool, what: str) -> Any:
+    if not ok:
         raise _err(_where(field), f"must be {what}, not {shown(value)}")
     return value
 
 
-def _color(field: str, v: Any, *, allow_none: bool = False) -> Color | None:
-    if v is None and allow_none:
-        return None
+def _color(field: str, v: Any) -> Color:
     if not isinstance(v, str) or v not in _COLOR_VALUES:
         raise _err(_where(field), f"{shown(v)} is not a card colour")
     return Color(v)
 
 
+def _color_or_none(field: str, v: Any) -> Color | None:
+    return None if v is None else _color(field, v)
+
+
 _COLOR_VALUES = {c.value for c in COLORS}
-
-
-def _color_list(data: dict, field: str) -> list[Color]:
-    values = _need(data, field, lambda v: isinstance(v, list) and len(v) <= MOST_CARDS,
-                   f"a list of at most {MOST_CARDS} card colours")
-    return [_color(field, v) for v in values]
 
 
 def _counts(field: str, v: Any) -> CardCounts:
@@ -346,89 +350,141 @@ def _counts(field: str, v: Any) -> CardCounts:
     return CardCounts(v)
 
 
-def _counts_list(data: dict, field: str, length: int) -> list[CardCounts]:
-    values = _need(data, field, lambda v: isinstance(v, list) and len(v) == length,
-                   f"a list of {length} card counts")
-    return [_counts(f"{field}[{i}]", v) for i, v in enumerate(values)]
-
-
 def _ids(v: Any, most: int) -> bool:
     return isinstance(v, list) and len(v) <= most and all(isinstance(t, str) for t in v)
 
 
-def _id_lists(data: dict, field: str, length: int, most: int) -> list[list[str]]:
-    values = _need(data, field, lambda v: isinstance(v, list) and len(v) == length
-                   and all(_ids(x, most) for x in v),
-                   f"a list of {length} lists of at most {most} ticket ids")
-    return [list(x) for x in values]
+class _Game(NamedTuple):
+    """What a field of the start is read against: the board, the players, and the entries of a
+    field with one per seat or team."""
+
+    board: Board
+    players: int
+    entries: int
+
+
+def _read_rng(v: Any, field: str, g: _Game) -> Any:
+    try:
+        return rng_from_state(v)
+    except ValueError as exc:
+        raise _err(_where(field), f"must be {exc}") from None
+
+
+def _read_colours(v: Any, field: str, g: _Game) -> list[Color]:
+    _need(v, field, isinstance(v, list) and len(v) <= MOST_CARDS,
+          f"a list of at most {MOST_CARDS} card colours")
+    return [_color(field, c) for c in v]
+
+
+def _read_slots(v: Any, field: str, g: _Game) -> list[Color | None]:
+    _need(v, field, isinstance(v, list) and len(v) == FACE_UP, f"a list of {FACE_UP} slots")
+    return [_color_or_none(field, c) for c in v]
+
+
+def _read_counts(v: Any, field: str, g: _Game) -> list[CardCounts]:
+    _need(v, field, isinstance(v, list) and len(v) == g.entries, f"a list of {g.entries} card counts")
+    return [_counts(f"{field}[{i}]", c) for i, c in enumerate(v)]
+
+
+def _read_trains(v: Any, field: str, g: _Game) -> list[int]:
+    ok = isinstance(v, list) and len(v) == g.entries and all(
+        _is_int(x) and 0 <= x <= TRAINS_PER_PLAYER for x in v)
+    return list(_need(v, field, ok, f"a list of {g.entries} train counts 0-{TRAINS_PER_PLAYER}"))
+
+
+def _read_claims(v: Any, field: str, g: _Game) -> dict[str, int]:
+    _need(v, field, isinstance(v, dict) and len(v) <= len(g.board.routes), "a route -> seat table")
+    for rid, seat in v.items():
+        if not g.board.has_route(rid):
+            raise _err(_where(field), f"{shown(rid)} is not a route of the board")
+        if not (_is_int(seat) and 0 <= seat < g.players):
+            raise _err(_where(field), f"{shown(rid)} is owned by {shown(seat)}, not a seat")
+    return dict(v)
+
+
+def _read_ids(v: Any, field: str, g: _Game) -> list[str]:
+    most = len(g.board.tickets)
+    return list(_need(v, field, _ids(v, most), f"a list of at most {most} ticket ids"))
+
+
+def _read_id_lists(v: Any, field: str, g: _Game) -> list[list[str]]:
+    most = len(g.board.tickets)
+    ok = isinstance(v, list) and len(v) == g.entries and all(_ids(x, most) for x in v)
+    _need(v, field, ok, f"a list of {g.entries} lists of at most {most} ticket ids")
+    return [list(x) for x in v]
+
+
+_PHASES = [p.value for p in Phase]
+
+
+def _read_phase(v: Any, field: str, g: _Game) -> Phase:
+    return Phase(_need(v, field, isinstance(v, str) and v in _PHASES, f"one of {_PHASES}"))
+
+
+def _read_seat(v: Any, field: str, g: _Game) -> int:
+    return _need(v, field, _is_int(v) and 0 <= v < g.players, f"a seat 0-{g.players - 1}")
+
+
+def _read_count(v: Any, field: str, g: _Game) -> int:
+    return _need(v, field, _is_int(v) and v >= 0, "a count")
+
+
+def _read_slot(v: Any, field: str, g: _Game) -> int | None:
+    return _need(v, field, v is None or (_is_int(v) and 0 <= v < FACE_UP),
+                 f"null or a face-up slot 0-{FACE_UP - 1}")
+
+
+def _read_place(v: Any, field: str, g: _Game) -> str | None:
+    return _need(v, field, v in (None, "hand", "cardholder"), "null, 'hand' or 'cardholder'")
+
+
+def _read_turns_left(v: Any, field: str, g: _Game) -> int | None:
+    return _need(v, field, v is None or (_is_int(v) and 0 <= v <= g.players),
+                 f"null or 0-{g.players}")
+
+
+def _read_events(v: Any, field: str, g: _Game) -> list[Event]:
+    _need(v, field, isinstance(v, list) and len(v) <= MOST_START_EVENTS,
+          f"a list of at most {MOST_START_EVENTS} events")
+    return _events(v)
+
+
+_TUNNEL_KEYS = {"route", "seat", "laid_hand", "laid_cardholder", "revealed", "color", "extra"}
+
+
+def _read_tunnel(v: Any, field: str, g: _Game) -> TunnelAttempt | None:
+    _need(v, field, v is None or (isinstance(v, dict) and set(v) == _TUNNEL_KEYS),
+          f"null or a table with {sorted(_TUNNEL_KEYS)}")
+    return None if v is None else _tunnel(g.board, g.players, v)
+
+
+#: kind (``ttrlib.state.KINDS``) -> reads a field of that kind (``_start``)
+_READ: dict[str, Callable[[Any, str, _Game], Any]] = {
+    "rng": _read_rng, "colours": _read_colours, "slots": _read_slots, "counts": _read_counts,
+    "trains": _read_trains, "claims": _read_claims, "ids": _read_ids, "id_lists": _read_id_lists,
+    "choices": lambda v, field, g: _setup_choices(v, g.players), "phase": _read_phase,
+    "seat": _read_seat, "count": _read_count, "slot?": _read_slot, "place?": _read_place,
+    "turns_left?": _read_turns_left, "events": _read_events, "tunnel?": _read_tunnel,
+    "colour?": lambda v, field, g: _color_or_none(field, v),
+}
 
 
 def _start(data: Any, board: Board, players: int) -> GameState:
-    """The start of a save, every field read and type-checked (``SaveError`` names a field
-    ``start.<field>``); whether it is a real deal or position is ``Game.from_json``'s check."""
+    """The start of a save, every saved field (``ttrlib.state.PARTS``) read and type-checked
+    (``SaveError`` names a field ``start.<field>``); whether it is a real deal or position is
+    ``Game.from_json``'s check."""
     if not isinstance(data, dict):
         raise _err("start", "must be a table of the start's fields")
     unknown = sorted(str(k) for k in set(data) - set(_START))
     if unknown:
         raise _err("start", f"{shown(unknown[0])} is not a field of a game's start")
-    teams = players // 2
-    tickets = len(board.tickets)
-    try:
-        rng = rng_from_state(_need(data, "rng", lambda v: True, "a random generator state"))
-    except ValueError as exc:
-        raise _err(_where("rng"), f"must be {exc}") from None
-    game = GameState.empty(board, players, rng)
-    phases = [p.value for p in Phase]
-    game.phase = Phase(_need(data, "phase", lambda v: isinstance(v, str) and v in phases,
-                             f"one of {phases}"))
-    game.to_move = _need(data, "to_move", lambda v: _is_int(v) and 0 <= v < players,
-                         f"a seat 0-{players - 1}")
-    game.turns = _need(data, "turns", lambda v: _is_int(v) and v >= 0, "a count")
-    game.draw_pile = _color_list(data, "draw_pile")
-    game.discard = _color_list(data, "discard")
-    row = _need(data, "face_up", lambda v: isinstance(v, list) and len(v) == FACE_UP,
-                f"a list of {FACE_UP} slots")
-    game.face_up = [_color("face_up", c, allow_none=True) for c in row]
-    game.hands = _counts_list(data, "hands", players)
-    game.holders = _counts_list(data, "cardholders", teams)
-    game.known_hand = _counts_list(data, "known_in_hands", players)
-    game.known_holder = _counts_list(data, "known_in_cardholders", teams)
-    game.trains = _need(data, "trains", lambda v: isinstance(v, list) and len(v) == players
-                        and all(_is_int(x) and 0 <= x <= TRAINS_PER_PLAYER for x in v),
-                        f"a list of {players} train counts 0-{TRAINS_PER_PLAYER}")
-    claimed = _need(data, "claimed", lambda v: isinstance(v, dict) and len(v) <= len(board.routes),
-                    "a route -> seat table")
-    for rid, seat in claimed.items():
-        if not board.has_route(rid):
-            raise _err(_where("claimed"), f"{shown(rid)} is not a route of the board")
-        if not (_is_int(seat) and 0 <= seat < players):
-            raise _err(_where("claimed"), f"{shown(rid)} is owned by {shown(seat)}, not a seat")
-    game.owners = dict(claimed)
-    game.ticket_deck = list(_need(data, "ticket_deck", lambda v: _ids(v, tickets),
-                                  f"a list of at most {tickets} ticket ids"))
-    game.tickets = _id_lists(data, "tickets", players, tickets)
-    game.team_tickets = _id_lists(data, "team_tickets", teams, tickets)
-    game.offers = _id_lists(data, "offers", players, tickets)
-    game.setup_choices = _setup_choices(data, players)
-    game.drawn = _color("drawn", _need(data, "drawn", lambda v: True, "null or a colour"),
-                        allow_none=True)
-    game.taken_slot = _need(data, "taken_slot", lambda v: v is None or (_is_int(v) and 0 <= v < FACE_UP),
-                            f"null or a face-up slot 0-{FACE_UP - 1}")
-    game.first_to = _need(data, "first_to", lambda v: v in (None, "hand", "cardholder"),
-                          "null, 'hand' or 'cardholder'")
-    game.final_turns_left = _need(data, "final_turns_left",
-                                  lambda v: v is None or (_is_int(v) and 0 <= v <= players),
-                                  f"null or 0-{players}")
-    game.passes_in_a_row = _need(data, "passes_in_a_row", lambda v: _is_int(v) and v >= 0, "a count")
-    game.events = _events(_need(data, "events", lambda v: isinstance(v, list)
-                                and len(v) <= MOST_START_EVENTS,
-                                f"a list of at most {MOST_START_EVENTS} events"))
-    keys = {"route", "seat", "laid_hand", "laid_cardholder", "revealed", "color", "extra"}
-    t = _need(data, "tunnel", lambda v: v is None or (isinstance(v, dict) and set(v) == keys),
-              f"null or a table with {sorted(keys)}")
-    if t is not None:
-        game.tunnel = _tunnel(board, players, t)
-    return game
+    entries = {None: 0, "players": players, "teams": players // 2}
+    values: dict[str, Any] = {"board": board, "players": players}
+    for attr, p in _SAVED:
+        if p.name not in data:
+            raise _err(_where(p.name), "is missing")
+        values[attr] = _READ[p.kind](data[p.name], p.name, _Game(board, players, entries[p.per]))
+    return GameState(**values)
 
 
 def _events(values: list) -> list[Event]:
@@ -442,10 +498,10 @@ def _events(values: list) -> list[Event]:
     return events
 
 
-def _setup_choices(data: dict, players: int) -> dict[int, KeepTickets]:
+def _setup_choices(choices: Any, players: int) -> dict[int, KeepTickets]:
     """T1: the hidden choices of seats whose teammate has not chosen yet, by seat."""
-    choices = _need(data, "setup_choices", lambda v: isinstance(v, dict) and len(v) <= players,
-                    "a seat -> choice table")
+    _need(choices, "setup_choices", isinstance(choices, dict) and len(choices) <= players,
+          "a seat -> choice table")
     seats = {str(s): s for s in range(players)}  # "0", "1", ...: no other spelling of a seat
     out = {}
     for key, c in choices.items():

@@ -5,12 +5,23 @@ log); the rule families (``ttrlib.rules``) read and change it, ``ttrlib.game.Gam
 Caches that can be rebuilt from it (the open routes, the legal-action tables) are not in it.
 ``ttrlib.validity.check_state`` is the one check of a state: positions built by hand, loaded
 games and every action keep it.
+
+The state is declared once: each field with ``part(kind, name=..., copy=..., per=..., seen=...)``
+(``Part``), read back by ``parts()``/``PARTS``. ``GameState.copy`` copies each field as declared,
+``ttrlib.save`` writes and reads each saved field by its kind under its public ``name``,
+``ttrlib.validity`` checks its type and length (one entry per seat or team) by the same kind,
+and ``seen_by`` tells which fields a seat or team may know (rule I1). The public names are
+those of a save, of ``Game.from_position``'s arguments and of ``check_state``'s problems
+(``PUBLIC_NAMES``: ``holders`` is ``cardholders``, ``owners`` is ``claimed``, ``known_hand`` and
+``known_holder`` are ``known_in_hands`` and ``known_in_cardholders``).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields, replace
+from typing import Any
 
 import numpy as np
 
@@ -58,44 +69,121 @@ class TunnelAttempt:
         return self.laid_hand + self.laid_holder
 
 
+# --- the schema: how each field of the state is copied, saved, shaped and seen -------------------
+# Every field of ``GameState`` is declared with ``part(...)``: ``copy`` copies it by this
+# declaration, ``ttrlib.save`` saves and reads it by its ``kind`` under its ``name``, and
+# ``ttrlib.validity`` checks its shape by the same ``kind`` and ``per``. A field declared without
+# it stops the import (``parts``), so none is forgotten by the copy, the save or the check.
+
+#: who may know a field's value (rule I1): everybody, the seat (or team) it belongs to, nobody
+SEEN_BY = ("all", "seat", "team", "nobody")
+#: what a value is: each kind has one save codec (``ttrlib.save``) and one shape check
+#: (``ttrlib.validity``); a ``?`` kind may also be ``None``
+KINDS = ("board", "players", "rng", "colours", "slots", "counts", "trains", "claims", "ids",
+         "id_lists", "choices", "phase", "seat", "count", "colour?", "slot?", "place?",
+         "tunnel?", "turns_left?", "events")
+
+
+def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    twin = np.random.Generator(type(rng.bit_generator)(0))
+    twin.bit_generator.state = rng.bit_generator.state
+    return twin
+
+
+def _copy_lists(lists: list[list[str]]) -> list[list[str]]:
+    return [list(x) for x in lists]
+
+
+def _fresh_list(_: list) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class Part:
+    """The declaration of one field of the state (``fields(GameState)[i].metadata["part"]``).
+
+    ``kind``: what its value is (``KINDS``). ``name``: its one public name, in a save's start,
+    in ``check_state``'s problems and in ``Game.from_position``'s arguments (the attribute's own
+    name unless given). ``copy``: makes a copy's value from the original's; ``None`` shares it
+    (an immutable value). ``per``: ``"players"`` or ``"teams"`` for a list with one entry per
+    seat or team. ``seen``: who may know it (``SEEN_BY``, rule I1). ``saved``: in a save's start
+    (the board and the player count are the save's own top-level fields; ``held`` is always
+    empty between actions)."""
+
+    kind: str
+    name: str = ""
+    copy: Callable[[Any], Any] | None = None
+    per: str | None = None
+    seen: str = "all"
+    saved: bool = True
+
+
+def part(kind: str, *, name: str = "", copy: Callable[[Any], Any] | None = None,
+         per: str | None = None, seen: str = "all", saved: bool = True,
+         default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True) -> Any:
+    """A field of ``GameState`` with its declaration (``Part``) as its metadata."""
+    if kind not in KINDS or seen not in SEEN_BY or per not in (None, "players", "teams"):
+        raise TypeError(f"part({kind!r}, per={per!r}, seen={seen!r}): not a kind, per or seen")
+    meta = {"part": Part(kind, name, copy, per, seen, saved)}
+    return field(default=default, default_factory=default_factory, repr=repr, metadata=meta)
+
+
 @dataclass(eq=False)
 class GameState:
-    """Everything a game is. Lists are the state's own (``copy`` copies them)."""
+    """Everything a game is. Lists are the state's own (``copy`` copies them).
 
-    board: Board
-    players: int
-    rng: np.random.Generator
-    draw_pile: list[Color] = field(default_factory=list)  # top of the pile is the END
-    discard: list[Color] = field(default_factory=list)
-    face_up: list[Color | None] = field(default_factory=lambda: [None] * FACE_UP)
-    hands: list[CardCounts] = field(default_factory=list)
-    holders: list[CardCounts] = field(default_factory=list)  # one train cardholder per team
-    known_hand: list[CardCounts] = field(default_factory=list)  # I1: cards all have seen
-    known_holder: list[CardCounts] = field(default_factory=list)
-    trains: list[int] = field(default_factory=list)
-    owners: dict[str, int] = field(default_factory=dict)  # route id -> seat, in claim order
-    ticket_deck: list[str] = field(default_factory=list)  # top first; T3 returns at the end
-    tickets: list[list[str]] = field(default_factory=list)
-    team_tickets: list[list[str]] = field(default_factory=list)
-    offers: list[list[str]] = field(default_factory=list)
-    setup_choices: dict[int, act.KeepTickets] = field(default_factory=dict)
-    phase: Phase = Phase.SETUP_TICKETS
-    to_move: int = 0
-    drawn: Color | None = None
+    Each field is declared once, with ``part``: see ``parts()``."""
+
+    board: Board = part("board", saved=False)
+    players: int = part("players", saved=False)
+    rng: np.random.Generator = part("rng", copy=_copy_generator, seen="nobody")
+    # top of the pile is the END; its order is nobody's to know (its size is public)
+    draw_pile: list[Color] = part("colours", copy=list, seen="nobody", default_factory=list)
+    discard: list[Color] = part("colours", copy=list, default_factory=list)
+    face_up: list[Color | None] = part("slots", copy=list, default_factory=lambda: [None] * FACE_UP)
+    hands: list[CardCounts] = part("counts", copy=list, per="players", seen="seat",
+                                   default_factory=list)
+    # one train cardholder per team
+    holders: list[CardCounts] = part("counts", name="cardholders", copy=list, per="teams",
+                                     seen="team", default_factory=list)
+    # I1: the cards of a hand or cardholder that all have seen
+    known_hand: list[CardCounts] = part("counts", name="known_in_hands", copy=list,
+                                        per="players", default_factory=list)
+    known_holder: list[CardCounts] = part("counts", name="known_in_cardholders", copy=list,
+                                          per="teams", default_factory=list)
+    trains: list[int] = part("trains", copy=list, per="players", default_factory=list)
+    # route id -> seat, in claim order
+    owners: dict[str, int] = part("claims", name="claimed", copy=dict, default_factory=dict)
+    # top first; T3 returns at the end
+    ticket_deck: list[str] = part("ids", copy=list, seen="nobody", default_factory=list)
+    tickets: list[list[str]] = part("id_lists", copy=_copy_lists, per="players", seen="seat",
+                                    default_factory=list)
+    team_tickets: list[list[str]] = part("id_lists", copy=_copy_lists, per="teams", seen="team",
+                                         default_factory=list)
+    offers: list[list[str]] = part("id_lists", copy=_copy_lists, per="players", seen="seat",
+                                   default_factory=list)
+    # T1: a choice stays the seat's own until its teammate has chosen too
+    setup_choices: dict[int, act.KeepTickets] = part("choices", copy=dict, seen="seat",
+                                                     default_factory=dict)
+    phase: Phase = part("phase", default=Phase.SETUP_TICKETS)
+    to_move: int = part("seat", default=0)
+    # the seat to move sees the card it drew; all see it when it came from the face-up row
+    drawn: Color | None = part("colour?", seen="seat", default=None)
     # D1, D3 policy: the face-up slot the pending first card came from; it stays empty (None)
     # until the card is placed, and only then is the replacement turned up and C5 checked.
-    taken_slot: int | None = None
-    first_to: str | None = None
-    tunnel: TunnelAttempt | None = None
-    final_turns_left: int | None = None
-    passes_in_a_row: int = 0
-    turns: int = 0
-    events: list[Event] = field(default_factory=list)
+    taken_slot: int | None = part("slot?", default=None)
+    first_to: str | None = part("place?", default=None)
+    tunnel: TunnelAttempt | None = part("tunnel?", default=None)
+    final_turns_left: int | None = part("turns_left?", default=None)
+    passes_in_a_row: int = part("count", default=0)
+    turns: int = part("count", default=0)
+    events: list[Event] = part("events", copy=list, default_factory=list)
     # A C6 reshuffle happens while a card is taken, before the step that caused it is logged;
     # its event waits here and is logged right after that one (or at the end of the action).
     # ``Game.apply`` logs what is still held at the end of the action: always empty between
-    # actions, so it is not part of a saved game.
-    held: list[Event] = field(default_factory=list, repr=False)
+    # actions, so it is not part of a saved game, and a copy starts with none.
+    held: list[Event] = part("events", copy=_fresh_list, seen="nobody", saved=False,
+                             default_factory=list, repr=False)
 
     @classmethod
     def empty(cls, board: Board, players: int, rng: np.random.Generator) -> "GameState":
@@ -107,21 +195,9 @@ class GameState:
                    team_tickets=[[] for _ in range(teams)], offers=[[] for _ in range(players)])
 
     def copy(self, rng: np.random.Generator | None = None) -> "GameState":
-        """An independent copy: with a copy of the random generator, or with ``rng``."""
-        if rng is None:
-            rng = np.random.Generator(type(self.rng.bit_generator)(0))
-            rng.bit_generator.state = self.rng.bit_generator.state
-        # positional, in field order (fast: games are copied for every simulated claim);
-        # tests/test_rule_families.py checks that every field is copied and no list is shared
-        return GameState(
-            self.board, self.players, rng, list(self.draw_pile), list(self.discard),
-            list(self.face_up), list(self.hands), list(self.holders), list(self.known_hand),
-            list(self.known_holder), list(self.trains), dict(self.owners),
-            list(self.ticket_deck), [list(t) for t in self.tickets],
-            [list(t) for t in self.team_tickets], [list(t) for t in self.offers],
-            dict(self.setup_choices), self.phase, self.to_move, self.drawn, self.taken_slot,
-            self.first_to, self.tunnel, self.final_turns_left, self.passes_in_a_row,
-            self.turns, list(self.events))
+        """An independent copy: with a copy of the random generator, or with ``rng``. Each
+        field is copied as its declaration says (``part(copy=...)``)."""
+        return _copy(self, _copy_generator(self.rng) if rng is None else rng)
 
     # --- reading ---------------------------------------------------------------------------
     @property
@@ -144,3 +220,52 @@ class GameState:
         if self.tunnel is not None:
             total += self.tunnel.laid + CardCounts.of(self.tunnel.revealed)
         return total
+
+
+def parts(cls: type = GameState) -> tuple[tuple[str, Part], ...]:
+    """``(attribute, Part)`` of every field of the state, in order, each with its public name.
+    ``TypeError`` if a field was declared without ``part``: the copy, the save and the shape
+    check are made from these declarations, and would miss it."""
+    found = []
+    for f in fields(cls):
+        declared = f.metadata.get("part")
+        if not isinstance(declared, Part):
+            raise TypeError(f"{cls.__name__}.{f.name} is declared without ttrlib.state.part(...): "
+                            "say how it is copied, saved, shaped and seen")
+        found.append((f.name, replace(declared, name=declared.name or f.name)))
+    return tuple(found)
+
+
+PARTS = parts()
+#: attribute -> its one public name (in a save, in check_state's problems), and back
+PUBLIC_NAMES = {name: p.name for name, p in PARTS}
+ATTRIBUTES = {p.name: name for name, p in PARTS}
+
+
+def _copy_function() -> Callable[[GameState, np.random.Generator], GameState]:
+    """The body of ``GameState.copy``, written from the declarations as one positional call of
+    ``GameState``: copy is hot (games are copied for every simulated claim), and this is as fast
+    as a copy written out by hand (``benchmarks/bench_copy.py``); a copy made by ``__init__``
+    also keeps Python's fast attribute access, which copying ``__dict__`` loses."""
+    scope: dict[str, Any] = {"GameState": GameState}
+    args = []
+    for name, p in PARTS:
+        if name == "rng":
+            args.append("rng")  # copied (or given) by ``copy``
+        elif p.copy is None:
+            args.append(f"state.{name}")
+        else:
+            scope[f"copy_{name}"] = p.copy
+            args.append(f"copy_{name}(state.{name})")
+    exec(f"def copy(state, rng):\n    return GameState({', '.join(args)})", scope)
+    return scope["copy"]
+
+
+_copy = _copy_function()
+
+
+def seen_by(who: str) -> tuple[str, ...]:
+    """The attributes a view may show to ``who`` (``SEEN_BY``): ``"all"`` gives the public
+    fields, ``"team"`` adds what a team's seats share, ``"seat"`` what is a seat's own (I1)."""
+    allowed = {"all": ("all",), "team": ("all", "team"), "seat": ("all", "team", "seat")}[who]
+    return tuple(name for name, p in PARTS if p.seen in allowed)

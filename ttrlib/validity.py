@@ -34,11 +34,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import permutations
 from typing import Any
 
+import numpy as np
+
 from .actions import KeepTickets
+from .board import Board
 from .cards import CardCounts, Color, standard_deck
 from .chance import extra_cost
 from .errors import shown
@@ -50,11 +53,13 @@ from .state import (
     END_TRIGGER_TRAINS,
     FACE_UP,
     MAX_FACE_UP_RESETS,
+    PARTS,
     SETUP_TICKETS_DEALT,
     SETUP_TICKETS_KEEP,
     STARTING_HAND,
     TRAINS_PER_PLAYER,
     Phase,
+    TunnelAttempt,
 )
 
 Problem = tuple[str, str]
@@ -185,47 +190,72 @@ def _seat(v: Any, players: int) -> bool:
     return _is_int(v) and 0 <= v < players
 
 
+def _ids(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(t, str) for t in v)
+
+
+def _choice(seat: Any, c: Any, n: int) -> bool:
+    return (_seat(seat, n) and isinstance(c, KeepTickets)
+            and all(isinstance(t, str) for t in c.keep) and isinstance(c.share, str))
+
+
+#: kind (``ttrlib.state.KINDS``) -> (is a value of the state (``g``) of that shape, with ``k``
+#: entries for a field with one per seat or team; what it must be). The messages format ``n``
+#: (the players), ``k`` and ``v`` (the value, shown).
+_SHAPES: dict[str, tuple[Callable[[Any, Any, int], bool], str]] = {
+    "board": (lambda v, g, k: isinstance(v, Board), "must be a board"),
+    "rng": (lambda v, g, k: isinstance(v, np.random.Generator), "must be a random generator"),
+    "colours": (lambda v, g, k: isinstance(v, list) and all(isinstance(c, Color) for c in v),
+                "must be a list of card colours"),
+    "slots": (lambda v, g, k: isinstance(v, list) and len(v) == FACE_UP
+              and all(c is None or isinstance(c, Color) for c in v),
+              f"must be {FACE_UP} slots, each a card colour or empty"),
+    "counts": (lambda v, g, k: isinstance(v, list) and len(v) == k
+               and all(isinstance(c, CardCounts) for c in v), "must be a list of {k} card counts"),
+    "trains": (lambda v, g, k: isinstance(v, list) and len(v) == k and all(map(_is_int, v)),
+               "must be a list of {k} train counts"),
+    "claims": (lambda v, g, k: isinstance(v, dict) and all(
+        isinstance(r, str) and g.board.has_route(r) and _seat(s, g.players) for r, s in v.items()),
+        "must map routes of the board to seats 0-{last}"),
+    "ids": (lambda v, g, k: _ids(v), "must be a list of ticket ids"),
+    "id_lists": (lambda v, g, k: isinstance(v, list) and len(v) == k and all(map(_ids, v)),
+                 "must be {k} lists of ticket ids"),
+    "choices": (lambda v, g, k: isinstance(v, dict) and all(
+        _choice(s, c, g.players) for s, c in v.items()),
+        "must map seats to keep/share choices of ticket ids"),
+    "phase": (lambda v, g, k: isinstance(v, Phase), f"must be one of {[p.value for p in Phase]}"),
+    "seat": (lambda v, g, k: _seat(v, g.players), "must be a seat 0-{last}, not {v}"),
+    "count": (lambda v, g, k: _is_int(v) and v >= 0, "must be a whole number >= 0, not {v}"),
+    "colour?": (lambda v, g, k: v is None or isinstance(v, Color), "must be a card colour or null"),
+    "slot?": (lambda v, g, k: v is None or (_is_int(v) and 0 <= v < FACE_UP),
+              f"must be a face-up slot 0-{FACE_UP - 1} or null"),
+    "place?": (lambda v, g, k: v in (None, *PLACES), "must be null, 'hand' or 'cardholder'"),
+    "tunnel?": (lambda v, g, k: v is None or isinstance(v, TunnelAttempt),
+                "must be a tunnel attempt or null"),
+    "turns_left?": (lambda v, g, k: v is None or (_is_int(v) and 0 <= v <= g.players),
+                    "must be null or 0-{n}, not {v}"),
+    "events": (lambda v, g, k: isinstance(v, list), "must be a list of events"),
+}
+
+
 def _shapes(g: Any) -> Iterator[Problem]:
-    if g.players not in PLAYER_COUNTS or not _is_int(g.players):
-        yield "players", f"must be one of {list(PLAYER_COUNTS)} (C2), not {shown(g.players)}"
-    n, teams = g.players, g.players // 2
-    if not isinstance(g.phase, Phase):
-        yield "phase", f"must be one of {[p.value for p in Phase]}"
-    if not _seat(g.to_move, n):
-        yield "to_move", f"must be a seat 0-{n - 1}, not {shown(g.to_move)}"
-    for field, value in (("turns", g.turns), ("passes_in_a_row", g.passes_in_a_row)):
-        if not _is_int(value) or value < 0:
-            yield field, f"must be a whole number >= 0, not {shown(value)}"
-    for field, value, length in (("hands", g.hands, n), ("known_in_hands", g.known_hand, n),
-                                 ("cardholders", g.holders, teams),
-                                 ("known_in_cardholders", g.known_holder, teams)):
-        if not (isinstance(value, list) and len(value) == length
-                and all(isinstance(c, CardCounts) for c in value)):
-            yield field, f"must be a list of {length} card counts"
-    for field, value in (("draw_pile", g.draw_pile), ("discard", g.discard)):
-        if not (isinstance(value, list) and all(isinstance(c, Color) for c in value)):
-            yield field, "must be a list of card colours"
-    if not (isinstance(g.face_up, list) and len(g.face_up) == FACE_UP
-            and all(c is None or isinstance(c, Color) for c in g.face_up)):
-        yield "face_up", f"must be {FACE_UP} slots, each a card colour or empty"
-    if not (g.drawn is None or isinstance(g.drawn, Color)):
-        yield "drawn", "must be a card colour or null"
-    if not (isinstance(g.trains, list) and len(g.trains) == n and all(_is_int(t) for t in g.trains)):
-        yield "trains", f"must be a list of {n} train counts"
-    if not (isinstance(g.owners, dict) and all(
-            isinstance(r, str) and g.board.has_route(r) and _seat(s, n) for r, s in g.owners.items())):
-        yield "claimed", f"must map routes of the board to seats 0-{n - 1}"
-    if not (isinstance(g.ticket_deck, list) and all(isinstance(t, str) for t in g.ticket_deck)):
-        yield "ticket_deck", "must be a list of ticket ids"
-    for field, value, length in (("tickets", g.tickets, n), ("team_tickets", g.team_tickets, teams),
-                                 ("offers", g.offers, n)):
-        if not (isinstance(value, list) and len(value) == length and all(
-                isinstance(x, list) and all(isinstance(t, str) for t in x) for x in value)):
-            yield field, f"must be {length} lists of ticket ids"
-    if not (isinstance(g.setup_choices, dict) and all(
-            _seat(s, n) and isinstance(c, KeepTickets) and all(isinstance(t, str) for t in c.keep)
-            and isinstance(c.share, str) for s, c in g.setup_choices.items())):
-        yield "setup_choices", "must map seats to keep/share choices of ticket ids"
+    """Every field of the state (``ttrlib.state.PARTS``) has the type and the length of its
+    kind, named by its public name; the player count first, since the lengths follow from it."""
+    n = g.players
+    if not _is_int(n) or n not in PLAYER_COUNTS:
+        yield "players", f"must be one of {list(PLAYER_COUNTS)} (C2), not {shown(n)}"
+        return
+    entries = {None: 0, "players": n, "teams": n // 2}
+    for attr, p in _CHECKED:
+        k, (ok, must) = entries[p.per], _SHAPES[p.kind]
+        value = getattr(g, attr)
+        if not ok(value, g, k):
+            yield p.name, must.format(n=n, k=k, last=n - 1, v=shown(value))
+
+
+# the player count is checked first; ``held`` is empty between actions (and no ``Game``
+# attribute): the check reads a game, between its actions
+_CHECKED = tuple((attr, p) for attr, p in PARTS if p.saved or p.kind == "board")
 
 
 def _cards(g: Any) -> Iterator[Problem]:
