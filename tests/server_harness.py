@@ -95,3 +95,89 @@ def start_server(data: Path, port: int | None = None, *, args=(), env=None) -> C
             time.sleep(0.1)
     server.stop(signal.SIGKILL)
     raise RuntimeError("the class server did not answer within 60 s")
+
+
+# --- the school's parts: PostgreSQL and JupyterHub (tests marked ``hub``) ---------------------
+REQUIRE_HUB = "TTR_REQUIRE_HUB"
+
+
+def missing(what: str) -> None:
+    """Skip the test, saying what this machine lacks; with ``TTR_REQUIRE_HUB=1`` (CI) fail."""
+    import pytest
+
+    if os.environ.get(REQUIRE_HUB) == "1":
+        pytest.fail(f"{what} ({REQUIRE_HUB}=1 requires it: .ci/run installs it)")
+    pytest.skip(f"{what}; .ci/run installs it (set {REQUIRE_HUB}=1 to make this a failure)")
+
+
+def postgres_bin(name: str) -> str | None:
+    """A PostgreSQL program: on the PATH, or in Debian's /usr/lib/postgresql/<version>/bin."""
+    import glob
+    import shutil
+
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return candidates[-1] if candidates else None
+
+
+class Postgres:
+    """A throw-away PostgreSQL cluster: ``initdb`` in a temporary folder, ``pg_ctl`` on a free
+    port of 127.0.0.1 (trust for local connections only), removed by ``stop``. As root, the
+    cluster is made and run by the ``postgres`` user (PostgreSQL refuses to run as root)."""
+
+    def __init__(self):
+        import tempfile
+
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            missing("psycopg 3 is not installed (pip install 'psycopg[binary]')")
+        self.initdb, self.pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+        if not (self.initdb and self.pg_ctl):
+            missing("PostgreSQL's initdb and pg_ctl are not on this machine (Debian: "
+                    "apt-get install postgresql)")
+        self.folder = Path(tempfile.mkdtemp(prefix="ttr-pg-"))
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            import pwd
+
+            user = pwd.getpwnam("postgres")
+            os.chown(self.folder, user.pw_uid, user.pw_gid)
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.port = free_port()
+        data = self.folder / "data"
+        self._run([self.initdb, "-D", str(data), "-A", "trust", "-U", "ttr", "-E", "UTF8",
+                   "--no-sync"])
+        self._run([self.pg_ctl, "-D", str(data), "-l", str(self.folder / "log"), "-w", "-o",
+                   f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
+                   "-c fsync=off -c max_connections=40", "start"])
+        self._databases = 0
+
+    def _run(self, cmd: list[str]) -> None:
+        done = subprocess.run(self.as_user + cmd, capture_output=True, text=True, timeout=120)
+        if done.returncode:
+            raise RuntimeError(f"{cmd[0]} failed: {done.stdout[-1500:]}{done.stderr[-1500:]}")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://ttr@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A fresh database of its own for one test; its address."""
+        import psycopg
+
+        self._databases += 1
+        name = f"class{self._databases}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        import shutil
+
+        try:
+            self._run([self.pg_ctl, "-D", str(self.folder / "data"), "-m", "immediate", "-w",
+                       "stop"])
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)

@@ -26,15 +26,21 @@ def main(argv=None) -> None:
     parser.add_argument("--lessons", default="http://localhost:8866",
                         help="the classroom app's address as learners reach it: the seats' "
                              "links point there (default: http://localhost:8866)")
+    parser.add_argument("--db", default=None,
+                        help="a PostgreSQL address (postgresql://user@host/db) for the log and "
+                             "the records, which several servers may share; default: SQLite "
+                             "in the data folder")
     parser.add_argument("--quiet", action="store_true", help="do not print the login link")
     args = parser.parse_args(argv)
     asyncio.run(serve(args))
 
 
 async def serve(args) -> None:
-    server = make_server(args.data, args.lessons)
+    server = make_server(args.data, args.lessons, args.db)
     app = make_app(server)
     app.listen(args.port, args.ip, max_body_size=MAX_BODY)
+    # other servers on the same PostgreSQL: their moves reach this one's waiting seats
+    listening = asyncio.create_task(server.tables.listen()) if server.tables.shared else None
     host = "localhost" if args.ip in ("127.0.0.1", "0.0.0.0") else args.ip
     if not args.quiet:
         print(f"ttrlib class server on http://{host}:{args.port}/ (data in {server.data_dir})")
@@ -45,6 +51,8 @@ async def serve(args) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    if listening is not None:
+        listening.cancel()
 
 
 if __name__ == "__main__":

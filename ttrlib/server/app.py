@@ -28,12 +28,17 @@ class Server:
     teacher_links: list = field(default_factory=list)
     #: where the classroom app (Voila) serves the lessons: the seats' links point there
     lessons_url: str = "http://localhost:8866"
+    #: the class's tables (``table_store.TableStore``), once ``tables.routes`` has made them
+    tables: object = None
 
 
-def make_server(data_dir: str | Path, lessons_url: str = "http://localhost:8866") -> Server:
+def make_server(data_dir: str | Path, lessons_url: str = "http://localhost:8866",
+                database: str | None = None) -> Server:
+    """The server's state: secrets in ``data_dir``, the store in ``database`` (a
+    ``postgresql://`` address) or, by default, in SQLite in ``data_dir``."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
-    return Server(data, db.connect(data / db.DB_NAME),
+    return Server(data, db.connect(database or data / db.DB_NAME),
                   auth.secret_file(data, auth.TEACHER_TOKEN),
                   auth.secret_file(data, auth.CLASS_SECRET), lessons_url=lessons_url)
 
