@@ -30,6 +30,9 @@ def main(argv=None) -> None:
                         help="a PostgreSQL address (postgresql://user@host/db) for the log and "
                              "the records, which several servers may share; default: SQLite "
                              "in the data folder")
+    parser.add_argument("--hub", action="store_true",
+                        help="run as a JupyterHub service (the Hub starts it: see "
+                             "deploy/jupyterhub/): the Hub's users, groups and address")
     parser.add_argument("--quiet", action="store_true", help="do not print the login link")
     args = parser.parse_args(argv)
     asyncio.run(serve(args))
@@ -37,6 +40,13 @@ def main(argv=None) -> None:
 
 async def serve(args) -> None:
     server = make_server(args.data, args.lessons, args.db)
+    if args.hub:
+        from . import hub
+
+        server.hub = hub.hub_auth()
+        server.base_url = server.hub.base_url  # the Hub's prefix: /services/<name>/
+        args.ip, args.port = hub.service_address()
+        args.quiet = True  # no login link: teachers log in through the Hub
     app = make_app(server)
     app.listen(args.port, args.ip, max_body_size=MAX_BODY)
     # other servers on the same PostgreSQL: their moves reach this one's waiting seats

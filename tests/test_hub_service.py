@@ -1,0 +1,175 @@
+"""The class server as a JupyterHub service (issue 23, items 1, 2 and 4), with a real Hub.
+
+One small Hub (``hub_harness``: the school's deploy/jupyterhub/jupyterhub_config.py plus the
+test's dummy authenticator and local-process spawner), its configurable-http-proxy and the class
+server as its managed service on a throw-away PostgreSQL. One teacher (the Hub group
+ttr-teachers) and four learners: the teacher makes a table through the Hub's proxy, the learners
+play it to the end there with their own Hub tokens (HTTP requests, not four browsers), the board
+page shows the final scores of the log replayed here; a learner gets 403 on teacher pages and on
+another learner's seat, even with its link; the teacher moves a seat to another user and to a
+bot. Pages log in with the Hub's OAuth. One learner's own server, spawned by the Hub, opens
+lesson 08 at a seat in the classroom app (Voila as a server extension) in Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hub_harness import ACCESS, LEARNERS, OTHER, PASSWORD, TEACH, TEACHER, Hub
+from server_harness import Postgres
+
+from ttrlib import Game
+from ttrlib.board import teaching_board
+from ttrlib.bots import GreedyBot
+from ttrlib.plain import action_from_plain, to_plain
+from ttrlib.plain_views import event_from_plain, view_from_plain
+
+pytestmark = pytest.mark.hub
+SEATS = ["A1", "A2", "B1", "B2"]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    cluster = Postgres()
+    try:
+        running = Hub(tmp_path_factory.mktemp("hub"), cluster.new_database())
+        try:
+            yield running
+        finally:
+            running.stop()
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def tokens(hub):
+    status, body = hub.call("POST", "/hub/api/users", {"usernames": [*LEARNERS, OTHER]},
+                            token=hub.admin)
+    assert status in (201, 409), body
+    made = {user: hub.token(user, [ACCESS]) for user in [*LEARNERS, OTHER]}
+    made[TEACHER] = hub.token(TEACHER, [ACCESS, TEACH])
+    return made
+
+
+def _seat(table: dict, name: str) -> str:
+    return f"/services/ttr/api/tables/{table['table']}/seats/{name}?key={table['seats'][name]['key']}"
+
+
+def test_the_teacher_makes_a_table_the_learners_play_it_to_the_end(hub, tokens):
+    api = "/services/ttr/api/tables"
+    assert hub.call("POST", api, {"players": 4})[0] == 401  # nobody the Hub knows
+    assert hub.call("POST", api, {"players": 4}, token=tokens["ada"])[0] == 403  # a learner
+    status, table = hub.call("POST", api, {"players": 4, "seed": 8}, token=tokens[TEACHER])
+    assert status == 201, table
+    tid = table["table"]
+    # the seats' links go through the Hub to the learner's own classroom app, lesson 08
+    assert table["seats"]["A1"]["link"].startswith(f"{hub.url}/hub/user-redirect/voila/render/"
+                                                   "08-play-at-a-table.ipynb?table=")
+    assert table["board"] == f"/services/ttr/tables/{tid}/board"
+    owner = dict(zip(SEATS, LEARNERS))
+    for name, user in owner.items():  # each learner opens their own link first
+        status, body = hub.call("GET", _seat(table, name), token=tokens[user])
+        assert status == 200 and body["seat"] == name
+    # another learner with the same link, or with no Hub token: refused
+    assert hub.call("GET", _seat(table, "A1"), token=tokens["ben"])[0] == 403
+    assert hub.call("GET", _seat(table, "A1"), token=tokens[OTHER])[0] == 403
+    assert hub.call("GET", _seat(table, "A1"))[0] == 401
+    # the teacher moves A1 to eve, then back to ada; a learner cannot
+    owner_api = f"{api}/{tid}/seats/A1/owner"
+    assert hub.call("POST", owner_api, {"user": OTHER}, token=tokens["ada"])[0] == 403
+    assert hub.call("POST", owner_api, {"user": OTHER}, token=tokens[TEACHER])[0] == 200
+    assert hub.call("GET", _seat(table, "A1"), token=tokens["ada"])[0] == 403
+    assert hub.call("GET", _seat(table, "A1"), token=tokens[OTHER])[0] == 200
+    assert hub.call("POST", owner_api, {"user": "ada"}, token=tokens[TEACHER])[0] == 200
+    assert hub.call("GET", _seat(table, "A1"), token=tokens[OTHER])[0] == 403
+
+    # the learners play to the end through the Hub's proxy, each with their own token
+    board, events, made = teaching_board(), {n: [] for n in SEATS}, 0
+    bots = {n: GreedyBot(seed=i) for i, n in enumerate(SEATS)}
+    started = time.monotonic()
+    while True:
+        status, public = hub.call("GET", f"/services/ttr/api/tables/{tid}/public")
+        assert status == 200
+        if public["scores"] is not None:
+            break
+        name = SEATS[public["public"]["to_move"]]
+        status, body = hub.call("GET", _seat(table, name) + f"&since={len(events[name])}",
+                                token=tokens[owner[name]])
+        assert status == 200, body
+        events[name] += [event_from_plain(e) for e in body["event_data"]]
+        action = bots[name].choose(view_from_plain(body["view"], board, events[name]),
+                                   [action_from_plain(a) for a in body["legal"]])
+        status, answer = hub.call("POST", _seat(table, name).replace("?key", "/actions?key"),
+                                  to_plain(action), token=tokens[owner[name]])
+        assert status == 200, answer
+        made += 1
+    seconds = time.monotonic() - started
+    # the log, replayed here, ends in the scores the board page shows
+    status, log = hub.call("GET", f"{api}/{tid}/log", token=tokens[TEACHER])
+    assert status == 200 and len(log["actions"]) == made
+    game = Game.new(players=4, seed=log["seed"])
+    for a in log["actions"]:
+        game.apply(action_from_plain(a))
+    assert game.is_over and public["scores"] == to_plain(game.scores())
+    status, page = hub.call("GET", f"/services/ttr/tables/{tid}/board")
+    assert status == 200
+    for sheet in game.scores():
+        assert f"<b>{sheet.total}</b>" in page
+    _note("moves played through the Hub's proxy", {"moves": made, "seconds": round(seconds, 1)})
+
+
+def _login(hub, user: str):
+    """A requests session logged in to the Hub with the dummy password (the login form)."""
+    import requests
+
+    session = requests.Session()
+    session.trust_env = False
+    page = session.get(f"{hub.url}/hub/login", timeout=30).text
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page)
+    form = {"username": user, "password": PASSWORD, **({"_xsrf": xsrf.group(1)} if xsrf else {})}
+    answer = session.post(f"{hub.url}/hub/login", data=form, timeout=60, allow_redirects=False)
+    assert answer.status_code == 302, answer.text[:500]
+    return session
+
+
+def test_teacher_pages_log_in_through_the_hub_and_learners_get_403(hub, tokens):
+    status, table = hub.call("POST", "/services/ttr/api/tables", {"players": 4, "bots": ["B2"]},
+                             token=tokens[TEACHER])
+    assert status == 201
+    # nobody logged in: the page sends the browser to the Hub's login (OAuth), not a 401
+    status, _ = hub.call("GET", "/services/ttr/teacher/tables")
+    assert status == 302
+    teacher = _login(hub, TEACHER)
+    page = teacher.get(f"{hub.url}/services/ttr/teacher/tables", timeout=60)
+    assert page.status_code == 200 and page.url.endswith("/services/ttr/teacher/tables")
+    assert table["table"] in page.text
+    # the page's own addresses carry the Hub's prefix
+    assert f"href='/services/ttr/tables/{table['table']}/board'" in page.text
+    assert "href='/teacher'" not in page.text
+    room = teacher.get(f"{hub.url}/services/ttr/teacher", timeout=60)
+    assert room.status_code == 200 and "href='/services/ttr/teacher/progress'" in room.text
+    learner = _login(hub, "ben")
+    for path in ("/services/ttr/teacher", "/services/ttr/teacher/tables",
+                 "/services/ttr/teacher/progress", "/services/ttr/teacher/guide"):
+        assert learner.get(f"{hub.url}{path}", timeout=60).status_code == 403, path
+        assert teacher.get(f"{hub.url}{path}", timeout=60).status_code == 200, path
+    for path in ("/services/ttr/api/tables", "/services/ttr/api/progress"):
+        assert hub.call("GET", path, token=tokens["ben"])[0] == 403, path
+        assert hub.call("GET", path, token=tokens[TEACHER])[0] == 200, path
+    # the standalone login link does not exist on a Hub
+    assert hub.call("GET", "/services/ttr/teacher?token=" + "0" * 64)[0] == 404
+
+
+def _note(what: str, figure) -> None:
+    """Keep a figure for the report (test-artifacts/hub-figures.json); asserts nothing."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "hub-figures.json"
+    figures = json.loads(path.read_text()) if path.exists() else {}
+    figures[what] = figure
+    path.write_text(json.dumps(figures, indent=1))
+    print(what, figure)
