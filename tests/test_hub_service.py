@@ -1,6 +1,6 @@
 """The class server as a JupyterHub service (issue 23, items 1, 2 and 4), with a real Hub.
 
-One small Hub (``hub_harness``: the school's deploy/jupyterhub/jupyterhub_config.py plus the
+One small Hub (``server_harness.Hub``: the school's deploy/jupyterhub/jupyterhub_config.py plus the
 test's dummy authenticator and local-process spawner), its configurable-http-proxy and the class
 server as its managed service on a throw-away PostgreSQL. One teacher (the Hub group
 ttr-teachers) and four learners: the teacher makes a table through the Hub's proxy, the learners
@@ -17,10 +17,10 @@ import json
 import re
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
-from hub_harness import ACCESS, LEARNERS, OTHER, PASSWORD, TEACH, TEACHER, Hub
-from server_harness import Postgres
+from server_harness import ACCESS, LEARNERS, OTHER, PASSWORD, TEACH, TEACHER, Hub, Postgres
 
 from ttrlib import Game
 from ttrlib.board import teaching_board
@@ -163,6 +163,57 @@ def test_teacher_pages_log_in_through_the_hub_and_learners_get_403(hub, tokens):
         assert hub.call("GET", path, token=tokens[TEACHER])[0] == 200, path
     # the standalone login link does not exist on a Hub
     assert hub.call("GET", "/services/ttr/teacher?token=" + "0" * 64)[0] == 404
+
+
+@pytest.mark.browser
+def test_a_learner_logs_in_and_plays_lesson_08_in_their_own_server(hub, tokens):
+    """Chromium logs in to the Hub as a learner with the seat's link as the page to go to: the
+    Hub spawns the learner's server, whose classroom app (Voila as a server extension) runs
+    lesson 08, whose kernel reaches the class server with the learner's Hub token."""
+    from lab_harness import browser, need_browser
+
+    need_browser()
+    status, table = hub.call("POST", "/services/ttr/api/tables",
+                             {"players": 4, "bots": ["A2", "B1", "B2"]}, token=tokens[TEACHER])
+    assert status == 201
+    link = table["seats"]["A1"]["link"]
+    assert link.startswith(hub.url)
+    with browser() as chromium:
+        page = chromium.new_page()
+        page.goto(f"{hub.url}/hub/login?next={quote(link[len(hub.url):], safe='')}",
+                  timeout=60_000)
+        page.fill("input[name=username]", "cy")
+        page.fill("input[name=password]", PASSWORD)
+        started = time.monotonic()
+        page.click("input[type=submit], button[type=submit]")
+        page.wait_for_selector(".ttr-widget", timeout=240_000)
+        first_widget = time.monotonic() - started
+        assert "/user/cy/voila/render/08-play-at-a-table.ipynb" in page.url
+        page.wait_for_selector("text=You are A1", timeout=60_000)
+        memory = _memory(hub)
+        page.close()
+    # the kernel sat at A1 as cy: the seat is cy's now, and ada's token cannot open it
+    status, listed = hub.call("GET", "/services/ttr/api/tables", token=tokens[TEACHER])
+    mine = next(t for t in listed["tables"] if t["table"] == table["table"])
+    assert mine["seats"]["A1"]["user"] == "cy"
+    assert hub.call("GET", _seat(table, "A1"), token=tokens["ada"])[0] == 403
+    _note("Hub login to the first widget of lesson 08, one learner (s)", round(first_widget, 1))
+    _note("memory (MB, RSS) with 1 teacher and 4 learners", memory)
+
+
+def _memory(hub) -> dict:
+    import psutil
+
+    found = {}
+    for part, pids in hub.pids().items():
+        total = 0
+        for pid in pids:
+            try:
+                total += psutil.Process(pid).memory_info().rss
+            except psutil.NoSuchProcess:
+                continue
+        found[part] = round(total / 2**20)
+    return found
 
 
 def _note(what: str, figure) -> None:
