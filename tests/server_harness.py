@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,6 +226,20 @@ c.JupyterHub.services.append({{"name": "tester", "api_token": {admin!r}}})
 c.JupyterHub.load_roles.append({{"name": "tester", "services": ["tester"],
     "scopes": ["admin:users", "tokens", "admin:servers", "read:users"]}})
 """
+
+
+@contextmanager
+def one_hub_at_a_time():
+    """Hold a lock (a file in the temporary folder) while a test's Hub runs."""
+    import fcntl
+    import tempfile
+
+    with open(Path(tempfile.gettempdir()) / "ttrlib-test-hub.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def proxy_program() -> str | None:

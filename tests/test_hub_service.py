@@ -20,7 +20,17 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from server_harness import ACCESS, LEARNERS, OTHER, PASSWORD, TEACH, TEACHER, Hub, Postgres
+from server_harness import (
+    ACCESS,
+    LEARNERS,
+    OTHER,
+    PASSWORD,
+    TEACH,
+    TEACHER,
+    Hub,
+    Postgres,
+    one_hub_at_a_time,
+)
 
 from ttrlib import Game
 from ttrlib.board import teaching_board
@@ -35,15 +45,18 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    cluster = Postgres()
-    try:
-        running = Hub(tmp_path_factory.mktemp("hub"), cluster.new_database())
+    # one Hub at a time on this machine, even when pytest-xdist gives this module's tests to
+    # two workers (the second waits for the first's Hub to stop)
+    with one_hub_at_a_time():
+        cluster = Postgres()
         try:
-            yield running
+            running = Hub(tmp_path_factory.mktemp("hub"), cluster.new_database())
+            try:
+                yield running
+            finally:
+                running.stop()
         finally:
-            running.stop()
-    finally:
-        cluster.stop()
+            cluster.stop()
 
 
 @pytest.fixture(scope="module")
