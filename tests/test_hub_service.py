@@ -177,6 +177,28 @@ def test_teacher_pages_log_in_through_the_hub_and_learners_get_403(hub, tokens):
     # the standalone login link does not exist on a Hub
     assert hub.call("GET", "/services/ttr/teacher?token=" + "0" * 64)[0] == 404
 
+    # the page's forms post with the Hub's cookie and its XSRF token: a table made there, and
+    # a seat given to another Hub user
+    def form_post(session, path: str, data: dict, xsrf: bool = True):
+        page = session.get(f"{hub.url}/services/ttr/teacher/tables", timeout=60).text
+        token = re.search(r'name="_xsrf" value="([^"]+)"', page)
+        if xsrf:
+            data = {**data, "_xsrf": token.group(1)}
+        return session.post(f"{hub.url}{path}", data=data, timeout=60, allow_redirects=False)
+
+    made = form_post(teacher, "/services/ttr/teacher/tables", {"players": "4"})
+    assert made.status_code == 303, made.text[:300]
+    assert made.headers["Location"].startswith("/services/ttr/teacher/tables#t-")
+    tid = made.headers["Location"].rsplit("#t-", 1)[1]
+    give = f"/services/ttr/teacher/tables/{tid}/seats/B1/owner"
+    assert form_post(teacher, give, {"user": OTHER}, xsrf=False).status_code == 401
+    assert form_post(teacher, give, {"user": OTHER}).status_code == 303
+    _, listed = hub.call("GET", "/services/ttr/api/tables", token=tokens[TEACHER])
+    seats = next(t for t in listed["tables"] if t["table"] == tid)["seats"]
+    assert seats["B1"]["user"] == OTHER and seats["A1"]["user"] is None
+    assert learner.post(f"{hub.url}{give}", data={"user": "ben"}, timeout=60,
+                        allow_redirects=False).status_code in (401, 403)
+
 
 @pytest.mark.browser
 def test_a_learner_logs_in_and_plays_lesson_08_in_their_own_server(hub, tokens):

@@ -36,6 +36,7 @@ TEACHER_TOKEN = "teacher-token"
 CLASS_SECRET = "class-secret"
 COOKIE = "ttr_teacher"
 # the server's own addresses in its pages: attributes and the progress page's fetch
+_POST_FORM = re.compile(r"<form method='post'[^>]*>")
 _OWN_ADDRESS = re.compile(r"""((?:href|action|src)=['"]|fetch\(['"`])/(?!/)""")
 
 
@@ -92,9 +93,13 @@ class Handler(tornado.web.RequestHandler):
                          else url, *args, **kwargs)
 
     def finish(self, chunk=None):
-        if (isinstance(chunk, str) and self.server.base_url != "/"
-                and self._headers.get("Content-Type", "").startswith("text/html")):
-            chunk = _OWN_ADDRESS.sub(lambda m: m.group(1) + self.url("/"), chunk)
+        if isinstance(chunk, str) and self._headers.get("Content-Type", "").startswith(
+                "text/html"):
+            if self.server.base_url != "/":
+                chunk = _OWN_ADDRESS.sub(lambda m: m.group(1) + self.url("/"), chunk)
+            if self.hub is not None and self.hub_user is not None:
+                # the Hub accepts a cookie's login on a POST only with its XSRF token
+                chunk = _POST_FORM.sub(lambda m: m.group(0) + self.xsrf_form_html(), chunk)
         return super().finish(chunk)
 
     def set_default_headers(self) -> None:
