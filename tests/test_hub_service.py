@@ -214,7 +214,8 @@ def test_a_learner_logs_in_and_plays_lesson_08_in_their_own_server(hub, tokens):
     link = table["seats"]["A1"]["link"]
     assert link.startswith(hub.url)
     with browser() as chromium:
-        page = chromium.new_page()
+        context = chromium.new_context()  # one browser session: the Hub's cookies
+        page = context.new_page()
         page.goto(f"{hub.url}/hub/login?next={quote(link[len(hub.url):], safe='')}",
                   timeout=60_000)
         page.fill("input[name=username]", "cy")
@@ -227,6 +228,11 @@ def test_a_learner_logs_in_and_plays_lesson_08_in_their_own_server(hub, tokens):
         page.wait_for_selector("text=You are A1", timeout=60_000)
         memory = _memory(hub)
         page.close()
+        # another lesson in the same server's classroom app (lessons 00-07 need no table)
+        lesson = context.new_page()
+        lesson.goto(f"{hub.url}/user/cy/voila/render/01-card-splits.ipynb", timeout=120_000)
+        lesson.wait_for_selector(".ttr-widget", timeout=240_000)
+        lesson.close()
     # the kernel sat at A1 as cy: the seat is cy's now, and ada's token cannot open it
     status, listed = hub.call("GET", "/services/ttr/api/tables", token=tokens[TEACHER])
     mine = next(t for t in listed["tables"] if t["table"] == table["table"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tornado.log
 import tornado.web
@@ -30,10 +31,10 @@ class Server:
     #: where the classroom app (Voila) serves the lessons: the seats' links point there
     lessons_url: str = "http://localhost:8866"
     #: the class's tables (``table_store.TableStore``), once ``tables.routes`` has made them
-    tables: object = None
+    tables: Any = None
     #: on a JupyterHub: its ``HubOAuth`` (``hub.hub_auth``), and the prefix the Hub's proxy
     #: gives the service (``/services/ttr/``); None and "/" on one machine
-    hub: object = None
+    hub: Any = None
     base_url: str = "/"
 
 

@@ -122,10 +122,9 @@ class Handler(tornado.web.RequestHandler):
         if self.is_teacher():
             return
         if self.hub is not None:
-            self.require_hub_user()
-            raise tornado.web.HTTPError(403, reason=f"{self.hub_user['name']} is not one of the "
-                                                    "class's teachers (the Hub group "
-                                                    "ttr-teachers)")
+            name = self.require_hub_user()
+            raise tornado.web.HTTPError(403, reason=f"{name} is not one of the class's teachers "
+                                                    "(the Hub group ttr-teachers)")
         raise tornado.web.HTTPError(403 if self.bearer() or self.get_cookie(COOKIE) else 401)
 
     def require_hub_user(self) -> str:
