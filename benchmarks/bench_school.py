@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-from server_harness import Postgres, start_server  # noqa: E402
+from server_harness import Postgres, postgres_bin, start_server  # noqa: E402
 
 
 def latencies(mover_server, waiter_server, moves: int) -> list[float]:
@@ -71,6 +71,14 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=40)
     args = parser.parse_args(argv)
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        print("bench_school: skipped, psycopg 3 is not installed (pip install -e '.[hub]')")
+        return
+    if not (postgres_bin("initdb") and postgres_bin("pg_ctl")):
+        print("bench_school: skipped, PostgreSQL's initdb and pg_ctl are not on this machine")
+        return
     cluster = Postgres()
     folder = Path(tempfile.mkdtemp(prefix="ttr-bench-school-"))
     servers = []

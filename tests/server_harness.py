@@ -145,7 +145,11 @@ class Postgres:
         if os.geteuid() == 0:
             import pwd
 
-            user = pwd.getpwnam("postgres")
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                missing("PostgreSQL refuses to run as root and there is no postgres user (Debian's "
+                        "postgresql package makes one)")
             os.chown(self.folder, user.pw_uid, user.pw_gid)
             self.as_user = ["runuser", "-u", "postgres", "--"]
         self.port = free_port()
