@@ -134,3 +134,38 @@ def test_a_63_bit_seed_and_every_move_come_back_after_a_kill(tmp_path, pg):
         assert after == before
     finally:
         server.stop()
+
+
+def test_two_stores_writing_the_same_move_number_keep_one_log(pg):
+    """Two servers' stores on one database, the second behind the log (no NOTIFY heard): its
+    move finds move n taken, reads the log back and judges the move again on the new state;
+    its bots, beaten to the log, leave it as the first server wrote it."""
+    from ttrlib.errors import TTRError
+    from ttrlib.server import db
+    from ttrlib.server.table_store import TableStore
+
+    url = pg.new_database()
+    one, two = TableStore(db.connect(url)), TableStore(db.connect(url))
+    table = one.create(4, seed=12)
+    behind = two.get(table.id)  # loaded now; from here on it hears nothing
+    seat = table.game.to_move
+    first = table.game.legal_actions()[0]
+    one.move(table, seat, first)
+    # the same seat's move on the stale copy: move 0 is taken, so it is judged again after
+    # reading the log, where it is no longer this seat's first choice (or its move at all)
+    with pytest.raises(TTRError):
+        two.move(behind, seat, first)
+    assert behind.version == table.version == 1 and behind.actions == table.actions
+    # a bot seat both stores know: when its move comes, both play it; the log keeps the
+    # first store's moves, and the second, beaten to it, reads them and plays nothing
+    bot_seat = next(s for s in range(4) if s != table.game.to_move)
+    one.set_bot(table, bot_seat, "greedy")
+    while table.game.to_move != bot_seat:
+        one.move(table, table.game.to_move, table.game.legal_actions()[0])
+    two.sync(behind)
+    assert behind.bots[bot_seat] == "greedy" and behind.version == table.version
+    assert one.play_bots(table) > 0
+    assert two.play_bots(behind) == 0
+    assert behind.version == table.version and behind.actions == table.actions
+    rows = db.connect(url).execute("SELECT COUNT(*), MAX(n) FROM moves").fetchone()
+    assert rows == (table.version, table.version - 1)
