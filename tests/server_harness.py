@@ -166,6 +166,11 @@ class Postgres:
         if done.returncode:
             raise RuntimeError(f"{cmd[0]} failed: {done.stdout[-1500:]}{done.stderr[-1500:]}")
 
+    def restart(self) -> None:
+        """Stop the cluster at once (every connection lost) and start it again."""
+        self._run([self.pg_ctl, "-D", str(self.folder / "data"), "-l", str(self.folder / "log"),
+                   "-m", "immediate", "-w", "restart"])
+
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://ttr@127.0.0.1:{self.port}/{database}"
 

@@ -169,3 +169,37 @@ def test_two_stores_writing_the_same_move_number_keep_one_log(pg):
     assert behind.version == table.version and behind.actions == table.actions
     rows = db.connect(url).execute("SELECT COUNT(*), MAX(n) FROM moves").fetchone()
     assert rows == (table.version, table.version - 1)
+
+
+def test_a_server_works_on_after_the_database_restarts(tmp_path, pg):
+    """The database restarted under a running server (every connection lost): the requests
+    that met the loss may fail; the next ones work, and no answered move is lost."""
+    import time
+
+    server = start_server(tmp_path / "d", args=["--db", pg.new_database()])
+    try:
+        table = server.new_table(players=4, seed=6)
+        tid = table["table"]
+        log = server.request("GET", f"/api/tables/{tid}/log", token=server.token)[1]
+        game = Game.new(players=4, seed=log["seed"])
+        seat = game.to_move
+        action = game.legal_actions()[0]
+        name = seat_name(seat)
+        assert server.request("POST", f"/api/tables/{tid}/seats/{name}/actions"
+                                      f"?key={table['seats'][name]['key']}",
+                              to_plain(action))[0] == 200
+        game.apply(action)
+        pg.restart()
+        deadline, status = time.monotonic() + 30, None
+        while status != 200 and time.monotonic() < deadline:
+            status, log, _ = server.request("GET", f"/api/tables/{tid}/log", token=server.token)
+            time.sleep(0.2)
+        assert status == 200 and log["actions"] == to_plain([action])
+        seat, action = game.to_move, game.legal_actions()[0]
+        name = seat_name(seat)
+        status, answer, _ = server.request(
+            "POST", f"/api/tables/{tid}/seats/{name}/actions?key={table['seats'][name]['key']}",
+            to_plain(action))
+        assert status == 200 and answer["version"] == 2
+    finally:
+        server.stop()

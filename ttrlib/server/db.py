@@ -22,6 +22,7 @@ DB_NAME = "class.sqlite3"
 SCHEMA = "CREATE TABLE IF NOT EXISTS schema (module TEXT PRIMARY KEY, version INTEGER)"
 #: the PostgreSQL channel on which every write to a table is announced (LISTEN/NOTIFY)
 CHANNEL = "ttr_tables"
+CONNECT_S = 10  # a database that does not answer by then fails the request, not the server
 MIGRATION_LOCK = 0x7474726C  # "ttrl": one server at a time migrates a shared database
 
 
@@ -64,15 +65,24 @@ class PgConnection:
             raise SystemExit("--db postgresql://... needs psycopg 3: pip install "
                              "'psycopg[binary]'") from None
         self.url = url
-        self.conn = psycopg.connect(url, autocommit=True)
+        self.conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_S)
         self.IntegrityError = psycopg.errors.IntegrityError
         self.conn.execute(SCHEMA)
 
+    def _live(self):
+        """The connection, made again if the last one was lost (a database restarted): the
+        request that met the loss failed, the next ones work."""
+        if self.conn.closed:
+            import psycopg
+
+            self.conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_S)
+        return self.conn
+
     def execute(self, sql: str, params: Sequence = ()):
-        return self.conn.execute(sql.replace("?", "%s"), params or None)
+        return self._live().execute(sql.replace("?", "%s"), params or None)
 
     def executemany(self, sql: str, rows) -> None:
-        with self.conn.cursor() as cur:
+        with self._live().cursor() as cur:
             cur.executemany(sql.replace("?", "%s"), rows)
 
     def close(self) -> None:

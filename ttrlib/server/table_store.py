@@ -247,7 +247,6 @@ class TableStore:
         runs; after a lost connection, every table is brought up to its log again."""
         import psycopg
 
-        own = self.conn.conn.info.backend_pid
         while True:
             try:
                 aconn = await psycopg.AsyncConnection.connect(self.conn.url, autocommit=True)
@@ -256,8 +255,8 @@ class TableStore:
                     for table in list(self.tables.values()):  # whatever was missed meanwhile
                         self.heard(table.id)
                     async for note in aconn.notifies():
-                        if note.pid != own:
-                            self.heard(note.payload)
+                        if self.conn.conn.closed or note.pid != self.conn.conn.info.backend_pid:
+                            self.heard(note.payload)  # another server's write
             except psycopg.OperationalError as exc:
                 log.warning("lost the database's notifications (%s); listening again in 1 s",
                             exc)
