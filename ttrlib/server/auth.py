@@ -35,8 +35,9 @@ import tornado.web
 TEACHER_TOKEN = "teacher-token"
 CLASS_SECRET = "class-secret"
 COOKIE = "ttr_teacher"
-# the server's own addresses in its pages: attributes and the progress page's fetch
+# a page's forms that post (on a Hub they get its XSRF token)
 _POST_FORM = re.compile(r"<form method='post'[^>]*>")
+# the server's own addresses in its pages: attributes and the progress page's fetch
 _OWN_ADDRESS = re.compile(r"""((?:href|action|src)=['"]|fetch\(['"`])/(?!/)""")
 
 
