@@ -19,8 +19,9 @@ from .app import MAX_BODY, make_app, make_server
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ttrlib.server", description=__doc__)
     parser.add_argument("--port", type=int, default=8867)
-    parser.add_argument("--ip", default="127.0.0.1",
-                        help="the address to listen on (default: this machine only)")
+    parser.add_argument("--ip", default=None,
+                        help="the address to listen on (default: this machine only; on a Hub, "
+                             "the host of the service's URL)")
     parser.add_argument("--data", default="classroom-data",
                         help="the folder of the log, the records and the secrets")
     parser.add_argument("--lessons", default="http://localhost:8866",
@@ -45,8 +46,10 @@ async def serve(args) -> None:
 
         server.hub = hub.hub_auth()
         server.base_url = server.hub.base_url  # the Hub's prefix: /services/<name>/
-        args.ip, args.port = hub.service_address()
+        ip, args.port = hub.service_address()
+        args.ip = args.ip or ip  # --ip 0.0.0.0 where the URL names a host (Kubernetes)
         args.quiet = True  # no login link: teachers log in through the Hub
+    args.ip = args.ip or "127.0.0.1"
     app = make_app(server)
     app.listen(args.port, args.ip, max_body_size=MAX_BODY)
     # other servers on the same PostgreSQL: their moves reach this one's waiting seats
