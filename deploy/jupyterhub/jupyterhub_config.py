@@ -36,7 +36,8 @@ TEACHERS = [u for u in os.environ.get("TTR_TEACHERS", "").split(",") if u]
 TEACH = "custom:ttr:teach"
 ACCESS = f"access:services!service={NAME}"
 
-c.JupyterHub.services = [
+# added to what other files of the Hub's config set (TLJH reads several), not in their place
+c.JupyterHub.services.append(
     {
         "name": NAME,
         "url": f"http://127.0.0.1:{PORT}",
@@ -49,18 +50,18 @@ c.JupyterHub.services = [
         "oauth_client_allowed_scopes": [TEACH],
         "display": True,  # listed in the Hub's Services menu
     }
-]
-c.JupyterHub.custom_scopes = {
+)
+c.JupyterHub.custom_scopes.update({
     TEACH: {"description": "Teach on the ttrlib class server: make tables, hand seats out, "
                            "see the class's progress and the teacher's materials."},
-}
-c.JupyterHub.load_roles = [
+})
+c.JupyterHub.load_roles.extend([
     # every user may reach the service, and so may their servers' tokens (lesson 08's kernel)
     {"name": "user", "scopes": ["self", ACCESS]},
     {"name": "server", "scopes": ["users:activity!user", "access:servers!server", ACCESS]},
     {"name": "ttr-teacher", "scopes": [TEACH], "groups": ["ttr-teachers"]},
-]
-c.JupyterHub.load_groups = {"ttr-teachers": {"users": TEACHERS}}
+])
+c.JupyterHub.load_groups.update({"ttr-teachers": {"users": TEACHERS}})
 # lesson 08 in a learner's server finds the class server here (straight to the service, on
 # the Hub's machine; through the proxy it would be PUBLIC_URL/services/ttr)
-c.Spawner.environment = {"TTR_CLASS_SERVER": f"http://127.0.0.1:{PORT}/services/{NAME}"}
+c.Spawner.environment.update({"TTR_CLASS_SERVER": f"http://127.0.0.1:{PORT}/services/{NAME}"})
