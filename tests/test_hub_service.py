@@ -70,7 +70,8 @@ def tokens(hub):
 
 
 def _seat(table: dict, name: str) -> str:
-    return f"/services/ttr/api/tables/{table['table']}/seats/{name}?key={table['seats'][name]['key']}"
+    key = table["seats"][name]["key"]
+    return f"/services/ttr/api/tables/{table['table']}/seats/{name}?key={key}"
 
 
 def test_the_teacher_makes_a_table_the_learners_play_it_to_the_end(hub, tokens):

@@ -61,7 +61,8 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
         assert {k: v for k, v in logs[0].items() if k != "table"} == \
                {k: v for k, v in logs[1].items() if k != "table"}
         for seat in ("A1", "A2", "B1", "B2"):
-            bodies = [s.request("GET", _seat_path(t, seat))[1] for s, t in zip((lite, post), tables)]
+            bodies = [s.request("GET", _seat_path(t, seat))[1]
+                      for s, t in zip((lite, post), tables)]
             assert bodies[0]["view"]["phase"] == "over"
             assert {**bodies[0], "table": None} == {**bodies[1], "table": None}, seat
         # the records: the same class reported to both gives the same numbers and rows

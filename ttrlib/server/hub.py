@@ -32,7 +32,8 @@ def hub_auth():
     try:
         from jupyterhub.services.auth import HubOAuth
     except ImportError:
-        raise SystemExit("--hub needs JupyterHub's Python package: pip install jupyterhub") from None
+        raise SystemExit("--hub needs JupyterHub's Python package: "
+                         "pip install jupyterhub") from None
     if not os.environ.get("JUPYTERHUB_API_TOKEN"):
         raise SystemExit("--hub: the Hub starts this server as a service (JUPYTERHUB_API_TOKEN "
                          "is missing); see deploy/jupyterhub/jupyterhub_config.py")
