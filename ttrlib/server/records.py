@@ -245,7 +245,8 @@ def main(argv=None) -> int:
     migrate(conn, "progress", STEPS)
     count = conn.execute("SELECT COUNT(*) FROM checks").fetchone()[0]
     if not args.yes:
-        where = args.db or args.data
+        # never the database's address: it may hold a password
+        where = "the PostgreSQL database" if args.db else args.data
         answer = input(f"Delete all {count} records of the class's checks in {where}? "
                        "This cannot be undone. Type yes to delete: ")
         if answer.strip().lower() != "yes":
