@@ -72,8 +72,10 @@ classroom-forget: $(STAMP)
 	@$(BIN)/python -m ttrlib.server.records forget --data "$(CLASS_DATA)"
 
 PYTEST_ARGS ?= -n 2
+# The hub tests find the Hub's proxy (configurable-http-proxy), which .ci/run installs with npm
+# into .venv/node_modules, on the PATH.
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	PATH="$(CURDIR)/$(VENV)/node_modules/.bin:$$PATH" $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The rules cheat-sheet and the glossary as printable HTML pages (generated from the rules reference).
 handouts: $(STAMP)

@@ -15,13 +15,16 @@ works as it does against bots, and the learner's kernel never holds another seat
 
 ``transport(method, path, body)`` (blocking) and ``wait(path)`` (a coroutine) reach the server;
 both return ``(status, parsed JSON)``. By default they speak HTTP to ``url``; tests pass their
-own.
+own. In a learner's server spawned by a JupyterHub, they also send the learner's Hub token
+(``JUPYTERHUB_API_TOKEN``, in the kernel's environment, never in a widget): the class server, a
+Hub service there, knows the learner by it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -90,10 +93,16 @@ class RemoteSeatSession:
         args = {"key": self._key, **{k: v for k, v in more.items() if v is not None}}
         return "&".join(f"{k}={quote(str(v), safe='')}" for k, v in args.items())
 
+    @staticmethod
+    def _hub_header() -> dict:
+        token = os.environ.get("JUPYTERHUB_API_TOKEN")
+        return {"Authorization": f"token {token}"} if token else {}
+
     def _http(self, method: str, path: str, body=None, timeout: float = REQUEST_S):
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              **self._hub_header()})
         try:
             with urllib.request.urlopen(req, timeout=timeout) as r:
                 return r.status, json.loads(r.read() or b"null")
@@ -109,7 +118,8 @@ class RemoteSeatSession:
         from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
         try:
-            r = await AsyncHTTPClient().fetch(self.url + path, request_timeout=WAIT_S)
+            r = await AsyncHTTPClient().fetch(self.url + path, request_timeout=WAIT_S,
+                                              headers=self._hub_header())
             return r.code, json.loads(r.body or b"null")
         except HTTPClientError as e:
             body = e.response.body if e.response is not None else b""

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tornado.log
 import tornado.web
 
-from . import auth, db, materials, progress, tables
+from . import auth, db, hub, materials, progress, tables
 
 #: The modules whose ``routes(server)`` make the application (each owns its pages and tables).
-ROUTE_MODULES = [auth, tables, progress, materials]
+ROUTE_MODULES = [auth, hub, tables, progress, materials]
 
 MAX_BODY = 64 * 1024  # no request body of the API is larger (an action is a few hundred bytes)
 
@@ -28,12 +30,21 @@ class Server:
     teacher_links: list = field(default_factory=list)
     #: where the classroom app (Voila) serves the lessons: the seats' links point there
     lessons_url: str = "http://localhost:8866"
+    #: the class's tables (``table_store.TableStore``), once ``tables.routes`` has made them
+    tables: Any = None
+    #: on a JupyterHub: its ``HubOAuth`` (``hub.hub_auth``), and the prefix the Hub's proxy
+    #: gives the service (``/services/ttr/``); None and "/" on one machine
+    hub: Any = None
+    base_url: str = "/"
 
 
-def make_server(data_dir: str | Path, lessons_url: str = "http://localhost:8866") -> Server:
+def make_server(data_dir: str | Path, lessons_url: str = "http://localhost:8866",
+                database: str | None = None) -> Server:
+    """The server's state: secrets in ``data_dir``, the store in ``database`` (a
+    ``postgresql://`` address) or, by default, in SQLite in ``data_dir``."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
-    return Server(data, db.connect(data / db.DB_NAME),
+    return Server(data, db.connect(database or data / db.DB_NAME),
                   auth.secret_file(data, auth.TEACHER_TOKEN),
                   auth.secret_file(data, auth.CLASS_SECRET), lessons_url=lessons_url)
 
@@ -42,8 +53,15 @@ def make_app(server: Server) -> tornado.web.Application:
     handlers: list = []
     for module in ROUTE_MODULES:
         handlers += module.routes(server)
+    prefix = server.base_url.rstrip("/")
+    handlers = [(prefix + route[0], *route[1:]) for route in handlers]
+    settings: dict = {}
+    if server.hub is not None:
+        # HubOAuth keeps its state and token in signed cookies
+        settings = {"hub_auth": server.hub, "cookie_secret": hashlib.sha256(
+            server.class_secret.encode() + b"ttrlib hub cookies v1").digest()}
     return tornado.web.Application(handlers, ttr=server, xsrf_cookies=False,
-                                   log_function=log_request)
+                                   log_function=log_request, **settings)
 
 
 def log_request(handler: tornado.web.RequestHandler) -> None:

@@ -1,4 +1,4 @@
-"""Who may do what on the class server: the teacher's token and the class secret.
+"""Who may do what on the class server: the teacher's token and the class secret, or the Hub.
 
 Both are 32 random bytes (hex) in files of the data folder, made on first start with mode 0600:
 
@@ -11,6 +11,14 @@ Both are 32 random bytes (hex) in files of the data folder, made on first start 
   it (a classroom page cannot run code).
 
 Every comparison is ``hmac.compare_digest``.
+
+On a JupyterHub (``--hub``, ``ttrlib.server.hub``) the Hub says who is asking instead: its OAuth
+cookie for pages, a Hub token (``Authorization: token ...``) for the API, such as the learner's
+``JUPYTERHUB_API_TOKEN`` in a lesson kernel. A teacher is a Hub user whose token holds the custom
+scope ``hub.TEACHER_SCOPE`` (granted to the group ``ttr-teachers``); neither the teacher token
+nor a login link exists there. The server then lives under the Hub's prefix
+(``/services/ttr/``): its pages are written for ``/`` and ``Handler`` puts the prefix in front of
+their own addresses.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -26,6 +35,10 @@ import tornado.web
 TEACHER_TOKEN = "teacher-token"
 CLASS_SECRET = "class-secret"
 COOKIE = "ttr_teacher"
+# a page's forms that post (on a Hub they get its XSRF token)
+_POST_FORM = re.compile(r"<form method='post'[^>]*>")
+# the server's own addresses in its pages: attributes and the progress page's fetch
+_OWN_ADDRESS = re.compile(r"""((?:href|action|src)=['"]|fetch\(['"`])/(?!/)""")
 
 
 def secret_file(data_dir: str | Path, name: str) -> str:
@@ -57,9 +70,38 @@ def cookie_value(token: str) -> str:
 class Handler(tornado.web.RequestHandler):
     """The base of every handler: JSON errors of bounded length, the teacher check."""
 
+    hub_user: dict | None = None  # on a Hub: the Hub's model of the user asking (``prepare``)
+
     @property
     def server(self):
         return self.settings["ttr"]
+
+    @property
+    def hub(self):
+        """The Hub's ``HubOAuth`` when the server is a Hub service, else None."""
+        return self.server.hub
+
+    async def prepare(self) -> None:
+        if self.hub is not None:
+            self.hub_user = await hub_user(self)
+
+    def url(self, path: str) -> str:
+        """``path`` (one of this server's, such as ``/teacher``) as the browser reaches it."""
+        return self.server.base_url.rstrip("/") + path
+
+    def redirect(self, url: str, *args, **kwargs) -> None:
+        super().redirect(self.url(url) if url.startswith("/") and not url.startswith("//")
+                         else url, *args, **kwargs)
+
+    def finish(self, chunk=None):
+        if isinstance(chunk, str) and self._headers.get("Content-Type", "").startswith(
+                "text/html"):
+            if self.server.base_url != "/":
+                chunk = _OWN_ADDRESS.sub(lambda m: m.group(1) + self.url("/"), chunk)
+            if self.hub is not None and self.hub_user is not None:
+                # the Hub accepts a cookie's login on a POST only with its XSRF token
+                chunk = _POST_FORM.sub(lambda m: m.group(0) + self.xsrf_form_html(), chunk)
+        return super().finish(chunk)
 
     def set_default_headers(self) -> None:
         self.set_header("X-Content-Type-Options", "nosniff")
@@ -70,12 +112,33 @@ class Handler(tornado.web.RequestHandler):
         return header[7:].strip() if header.startswith("Bearer ") else None
 
     def is_teacher(self) -> bool:
+        if self.hub is not None:
+            from .hub import TEACHER_SCOPE
+
+            return self.hub_user is not None and TEACHER_SCOPE in self.hub_user["scopes"]
         token = self.server.teacher_token
         return same(self.bearer(), token) or same(self.get_cookie(COOKIE), cookie_value(token))
 
     def require_teacher(self) -> None:
-        if not self.is_teacher():
-            raise tornado.web.HTTPError(403 if self.bearer() or self.get_cookie(COOKIE) else 401)
+        if self.is_teacher():
+            return
+        if self.hub is not None:
+            name = self.require_hub_user()
+            raise tornado.web.HTTPError(403, reason=f"{name} is not one of the class's teachers "
+                                                    "(the Hub group ttr-teachers)")
+        raise tornado.web.HTTPError(403 if self.bearer() or self.get_cookie(COOKIE) else 401)
+
+    def require_hub_user(self) -> str:
+        """The Hub user asking; a page's visitor who is not logged in is sent to the Hub's
+        login (and comes back), an API client gets 401."""
+        if self.hub_user is not None:
+            return self.hub_user["name"]
+        if self.request.method == "GET" and "/api/" not in self.request.path:
+            from .hub import login_url
+
+            super().redirect(login_url(self))
+            raise tornado.web.Finish()
+        raise tornado.web.HTTPError(401, reason="log in to the Hub first (or send a Hub token)")
 
     def json(self, status: int, body) -> None:
         import json
@@ -97,6 +160,8 @@ class TeacherLogin(Handler):
 
     def get(self) -> None:
         token = self.get_query_argument("token", None)
+        if token is not None and self.hub is not None:
+            raise tornado.web.HTTPError(404, reason="on a Hub, teachers log in through the Hub")
         if token is not None:
             if not same(token, self.server.teacher_token):
                 raise tornado.web.HTTPError(403, reason="that is not this class's teacher link")
@@ -116,3 +181,17 @@ class TeacherLogin(Handler):
 
 def routes(server) -> list:
     return [(r"/teacher", TeacherLogin)]
+
+
+async def hub_user(handler) -> dict | None:
+    """The Hub's model of the user asking, if the Hub knows them and their token may reach this
+    service (its access scope); else None."""
+    from jupyterhub.services.auth import check_scopes
+
+    model = await handler.hub.get_user(handler, sync=False)
+    if not model or model.get("kind", "user") != "user":
+        return None
+    if handler.hub.access_scopes and not check_scopes(handler.hub.access_scopes,
+                                                      set(model["scopes"])):
+        return None
+    return model

@@ -24,15 +24,14 @@ from functools import lru_cache
 
 from ..lessons.answers import JOIN, MAX_CANONICAL, Exercise, load_key
 from ..lessons.catalog import lessons
-from .db import migrate, transaction
+from .db import dialect, migrate, transaction
 
 NAMED_FROM = 3  # a wrong answer is named once this many learners gave it (no one is singled out)
 MAX_TRY = 10_000
 VERDICTS = ("right", "wrong", "shown")
 FIELDS = ("learner", "lesson", "exercise", "try", "verdict", "answer", "revealed")
 
-STEPS = [
-    """
+_CHECKS = """
     CREATE TABLE checks (
         id INTEGER PRIMARY KEY,
         learner TEXT NOT NULL CHECK (length(learner) = 32),
@@ -44,7 +43,14 @@ STEPS = [
         revealed INTEGER NOT NULL CHECK (revealed IN (0, 1))
     );
     CREATE INDEX checks_by_exercise ON checks (lesson, exercise, learner)
-    """,
+    """
+
+STEPS = [
+    {"sqlite": _CHECKS,
+     # the same table; PostgreSQL numbers the rows by IDENTITY (INTEGER PRIMARY KEY is
+     # SQLite's rowid)
+     "postgresql": _CHECKS.replace("id INTEGER PRIMARY KEY",
+                                   "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")},
 ]
 
 _LEARNER = re.compile(r"[0-9a-f]{32}")
@@ -131,8 +137,10 @@ def forget(conn) -> int:
     """Delete every record of the class (and the space they took); returns how many."""
     with transaction(conn):
         count = conn.execute("DELETE FROM checks").rowcount
-    conn.execute("VACUUM")  # the deleted rows' pages are overwritten, not merely freed
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.execute("VACUUM" if dialect(conn) == "sqlite" else "VACUUM FULL checks")  # the
+    # deleted rows' pages are overwritten, not merely freed
+    if dialect(conn) == "sqlite":
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return count
 
 
@@ -176,7 +184,8 @@ FROM checks c GROUP BY c.lesson, c.exercise
 _WRONG = """
 SELECT lesson, exercise, answer, COUNT(DISTINCT learner) AS n FROM checks
 WHERE verdict = 'wrong' AND answer IS NOT NULL
-GROUP BY lesson, exercise, answer HAVING n >= ? ORDER BY n DESC, answer
+GROUP BY lesson, exercise, answer HAVING COUNT(DISTINCT learner) >= ?
+ORDER BY n DESC, answer
 """
 
 
@@ -215,7 +224,7 @@ def summary_csv(conn) -> str:
 
 
 def main(argv=None) -> int:
-    """``python -m ttrlib.server.records forget --data DIR [--yes]``."""
+    """``python -m ttrlib.server.records forget --data DIR [--db postgresql://...] [--yes]``."""
     import argparse
     from pathlib import Path
 
@@ -224,17 +233,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ttrlib.server.records")
     parser.add_argument("command", choices=["forget"])
     parser.add_argument("--data", default="classroom-data", help="the class server's data folder")
+    parser.add_argument("--db", default=None,
+                        help="the server's PostgreSQL address, if it runs on one")
     parser.add_argument("--yes", action="store_true", help="do not ask (scripts and tests)")
     args = parser.parse_args(argv)
     path = Path(args.data) / db.DB_NAME
-    if not path.exists():
+    if args.db is None and not path.exists():
         print(f"No class records in {args.data}: nothing to forget.")
         return 0
-    conn = db.connect(path)
+    conn = db.connect(args.db or path)
     migrate(conn, "progress", STEPS)
     count = conn.execute("SELECT COUNT(*) FROM checks").fetchone()[0]
     if not args.yes:
-        answer = input(f"Delete all {count} records of the class's checks in {args.data}? "
+        # never the database's address: it may hold a password
+        where = "the PostgreSQL database" if args.db else args.data
+        answer = input(f"Delete all {count} records of the class's checks in {where}? "
                        "This cannot be undone. Type yes to delete: ")
         if answer.strip().lower() != "yes":
             print("Nothing deleted.")

@@ -19,6 +19,10 @@
 - The teacher also has ``GET /api/tables`` (the class's tables), ``GET /api/tables/ID/log``
   (the seed and every action: the whole game) and ``POST /api/tables/ID/seats/A1/bot`` with
   ``{"bot": "greedy"}`` (hand the seat to a bot) or ``{"bot": null}`` (back to its learner).
+- On a JupyterHub (``hub``) a seat's requests also need a Hub token (or the Hub's cookie): the
+  first Hub user to open a seat sits there, anyone else gets 403 with the same link; the teacher
+  moves a seat with ``POST /api/tables/ID/seats/A1/owner`` and ``{"user": "name"}`` (or
+  ``{"user": null}``: whoever opens the link next).
 
 No error body quotes more than a short, cut piece of what it was sent (``errors.shown``).
 """
@@ -91,6 +95,8 @@ class TablesHandler(Handler):
         table = self.store.get(tid)
         seat = table.seat_of(name)
         table.check_key(seat, self.get_query_argument("key", None))
+        if self.hub is not None:  # on a Hub the seat is also its user's
+            self.store.sit(table, seat, self.require_hub_user())
         return table, seat
 
     def teacher_table(self, tid: str):
@@ -117,6 +123,7 @@ class TablesHandler(Handler):
 
     def links(self, table) -> dict:
         return {seat_name(s): {"key": table.keys[s], "bot": table.bots[s],
+                               "user": table.owners[s],
                                "link": seat_link(self.lessons_url, table.id, seat_name(s),
                                                  table.keys[s])}
                 for s in range(table.players)}
@@ -129,7 +136,7 @@ class CreateTable(TablesHandler):
         players, seed, bots = read_new_table(self.body_json())
         table = self.store.create(players, seed, bots)
         self.json(201, {"table": table.id, "seats": self.links(table),
-                        "board": f"/tables/{table.id}/board"})
+                        "board": self.url(f"/tables/{table.id}/board")})
 
     @answers
     async def get(self) -> None:
@@ -222,6 +229,20 @@ class SeatBot(TablesHandler):
         self.json(200, {"seat": name, "bot": table.bots[seat], "version": table.version})
 
 
+class SeatOwner(TablesHandler):
+    @answers
+    async def post(self, tid: str, name: str) -> None:
+        table = self.teacher_table(tid)
+        seat = table.seat_of(name)
+        body = self.body_json()
+        if (not isinstance(body, dict) or set(body) != {"user"}
+                or not (body["user"] is None or (isinstance(body["user"], str)
+                                                 and 0 < len(body["user"]) <= 255))):
+            raise Refusal(400, 'user: a Hub user\'s name, {"user": "ada"}, or {"user": null}')
+        self.store.move_seat(table, seat, body["user"])
+        self.json(200, {"seat": name, "user": table.owners[seat], "version": table.version})
+
+
 def routes(store, lessons_url: str) -> list:
     args = {"store": store, "lessons_url": lessons_url}
     seat = r"/api/tables/([0-9a-f]{1,16})/seats/([A-C][12])"
@@ -230,6 +251,7 @@ def routes(store, lessons_url: str) -> list:
         (seat, SeatState, args),
         (seat + r"/actions", SeatAction, args),
         (seat + r"/bot", SeatBot, args),
+        (seat + r"/owner", SeatOwner, args),
         (r"/api/tables/([0-9a-f]{1,16})/public", PublicState, args),
         (r"/api/tables/([0-9a-f]{1,16})/log", TableLog, args),
     ]

@@ -67,7 +67,16 @@ def _status(table) -> str:
     return f"{seat_name(game.to_move)} to move, {table.version} actions played"
 
 
-def tables_page(store, lessons_url: str) -> str:
+def _owner_form(table, name: str, user: str | None) -> str:
+    """On a Hub: who sits at the seat, and a form to give it to another Hub user."""
+    e = html.escape
+    who = f"<b>{e(user)}</b> sits here" if user else "nobody has opened the link yet"
+    return (f"<p>{who}</p><form method='post' action='/teacher/tables/{table.id}/seats/{name}"
+            "/owner'><label>Give to the Hub user <input name='user' size='10' required>"
+            "</label> <button>Give</button></form>")
+
+
+def tables_page(store, lessons_url: str, hub: bool = False) -> str:
     e = html.escape
     presets = "".join(f"<option value='{e(p)}'>{e(p)}</option>" for p in PRESETS)
     seats6 = [seat_name(s) for s in range(6)]
@@ -97,8 +106,10 @@ def tables_page(store, lessons_url: str) -> str:
                 button = (f"<form method='post' action='{action}'><input type='hidden' "
                           f"name='preset' value='{DEFAULT_BOT}'><button>Hand to a bot"
                           "</button></form>")
+            owner = _owner_form(table, name, table.owners[s]) if hub else ""
             seats.append(f"<div class='seat'><h3>{name}</h3>{_qr(link)}"
-                         f"<p><a href='{e(link)}'>{e(link)}</a></p><p>{who}</p>{button}</div>")
+                         f"<p><a href='{e(link)}'>{e(link)}</a></p><p>{who}</p>{button}{owner}"
+                         "</div>")
         blocks.append(
             f"<section id='t-{table.id}'><h2>Table {table.id} · {table.players} players · "
             f"{e(_status(table))} · <a href='/tables/{table.id}/board'>the board</a></h2>"
@@ -123,7 +134,7 @@ class TeacherTables(TablesHandler):
         self.require_teacher()
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
-        self.finish(tables_page(self.store, self.lessons_url))
+        self.finish(tables_page(self.store, self.lessons_url, hub=self.hub is not None))
 
     def post(self) -> None:
         self.require_teacher()
@@ -158,6 +169,24 @@ class TeacherSeatBot(TablesHandler):
         self.redirect(f"/teacher/tables#t-{tid}", status=303)
 
 
+class TeacherSeatOwner(TablesHandler):
+    """On a Hub: the teacher gives a seat to another Hub user (the form of each seat)."""
+
+    def post(self, tid: str, name: str) -> None:
+        self.require_teacher()
+        user = self.get_body_argument("user", "").strip()
+        try:
+            table = self.store.get(tid)
+            if not 0 < len(user) <= 255:
+                raise Refusal(400, "user: the name of a Hub user")
+            self.store.move_seat(table, table.seat_of(name), user)
+        except Refusal as exc:
+            self.set_status(exc.status)
+            self.finish(f"<p>{html.escape(str(exc))}</p><p><a href='/teacher/tables'>Back</a>")
+            return
+        self.redirect(f"/teacher/tables#t-{tid}", status=303)
+
+
 def routes(store, lessons_url: str) -> list:
     args = {"store": store, "lessons_url": lessons_url}
     tid = r"([0-9a-f]{1,16})"
@@ -166,4 +195,5 @@ def routes(store, lessons_url: str) -> list:
         (rf"/tables/{tid}/board/frame", BoardFrame, args),
         (r"/teacher/tables", TeacherTables, args),
         (rf"/teacher/tables/{tid}/seats/([A-C][12])/bot", TeacherSeatBot, args),
+        (rf"/teacher/tables/{tid}/seats/([A-C][12])/owner", TeacherSeatOwner, args),
     ]

@@ -1,9 +1,14 @@
 """The class server's tables: one ``Game`` each, refereed here, and its append-only action log.
 
-The log in SQLite is the truth: a move is answered only once its row is committed, and on start
-every table is replayed from its log (a fresh ``Game.new(players, seed)`` and every action in
-order), so a crash or a restart loses no answered move. The seed is the server's secret unless
+The log in the database is the truth: a move is answered only once its row is committed, and on
+start every table is replayed from its log (a fresh ``Game.new(players, seed)`` and every action
+in order), so a crash or a restart loses no answered move. The seed is the server's secret unless
 the teacher chose it: no seat can replay the deal.
+
+On PostgreSQL several servers may share one log (a school): move ``n`` of a table is one row, so
+of two servers writing it only the first commits; the other reads the log back (``sync``) and
+tries again on the new state. Every write is announced (NOTIFY, ``db.notify``); each server
+listens (``listen``) and brings the table up to its log, which wakes the seats waiting on it.
 
 A seat is a capability: a 128-bit random key (``secrets``) in the seat's link. A seat may be
 handed to a bot (a strategy preset of ``ttrlib.experiments``) and back; bots play their seats
@@ -34,7 +39,7 @@ from . import db
 
 log = logging.getLogger("ttrlib.server.tables")
 
-STEPS = ["""
+_TABLES = """
 CREATE TABLE tables (id TEXT PRIMARY KEY, players INTEGER NOT NULL, seed INTEGER NOT NULL,
                      created REAL NOT NULL);
 CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL,
@@ -42,8 +47,17 @@ CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER N
 CREATE TABLE moves (table_id TEXT NOT NULL REFERENCES tables(id), n INTEGER NOT NULL,
                     seat INTEGER NOT NULL, action TEXT NOT NULL, bot TEXT, at REAL NOT NULL,
                     PRIMARY KEY (table_id, n))
-"""]
-
+"""
+STEPS = [
+    # PostgreSQL: a seed is 63 bits (its INTEGER has 32) and a time needs a double (its REAL is
+    # 4 bytes: a minute's precision); the primary key (table_id, n) is what keeps two servers
+    # from both writing move n.
+    {"sqlite": _TABLES,
+     "postgresql": _TABLES.replace("seed INTEGER", "seed BIGINT").replace(" REAL ",
+                                                                          " DOUBLE PRECISION ")},
+    # On a JupyterHub, the Hub user who sits at a seat first (the teacher may move it).
+    "ALTER TABLE seats ADD COLUMN owner TEXT",
+]
 DEFAULT_BOT = "greedy"
 MAX_SEED = 2**63 - 1
 BOT_STEPS = 5000  # a bot-only table plays to the end at once; a game is a few hundred actions
@@ -68,6 +82,7 @@ class Table:
     game: Game
     keys: list[str]
     bots: list[str | None]  # the preset playing each seat, None for a learner
+    owners: list[str | None] = field(default_factory=list)  # on a Hub: who sits at each seat
     actions: list[act.Action] = field(default_factory=list)
     marks: list[int] = field(default_factory=list)  # marks[v]: events in the log at version v
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -77,6 +92,7 @@ class Table:
 
     def __post_init__(self):
         self.marks = [len(self.game.events)]
+        self.owners = self.owners or [None] * self.players
 
     def applied(self) -> None:
         """Note an action just applied to the game (its events end the version's mark)."""
@@ -162,38 +178,103 @@ def _events(events, seat: int | None, since: int) -> dict:
             "event_data": to_plain(list(part))}
 
 
+class Conflict(Exception):
+    """Another server wrote the same move number first (the log has moved on)."""
+
+
 class TableStore:
-    """Every table of the class, kept in memory and logged in the server's SQLite database."""
+    """Every table of the class, kept in memory and logged in the server's database."""
 
     def __init__(self, conn):
         self.conn = conn
         db.migrate(conn, "tables", STEPS)
+        self.shared = db.dialect(conn) == "postgresql"  # other servers may write the log
         self.tables: dict[str, Table] = {}
-        self._load()
+        for (tid,) in self.conn.execute("SELECT id FROM tables ORDER BY created").fetchall():
+            self._load(tid)
 
     # --- start: replay every log -------------------------------------------------------------
-    def _load(self) -> None:
-        rows = self.conn.execute("SELECT id, players, seed FROM tables ORDER BY created").fetchall()
-        for tid, players, seed in rows:
-            seats = self.conn.execute("SELECT seat, key, bot FROM seats WHERE table_id = ? "
-                                      "ORDER BY seat", (tid,)).fetchall()
-            table = Table(tid, players, seed, Game.new(players=players, seed=seed),
-                          [k for _, k, _ in seats], [b for _, _, b in seats])
-            moves = self.conn.execute("SELECT n, action FROM moves WHERE table_id = ? ORDER BY n",
-                                      (tid,)).fetchall()
-            for n, text in moves:
-                try:
-                    action = action_from_plain(json.loads(text))
-                    table.game.apply(action)
-                    table.applied()
-                except (TTRError, ValueError) as exc:  # an engine changed under an old log
-                    log.error("table %s: move %d of its log is refused on replay (%s); the table "
-                              "stops there", tid, n, exc)
-                    break
-                table.actions.append(action)
-            self.tables[tid] = table
+    def _load(self, tid: str) -> Table | None:
+        row = self.conn.execute("SELECT players, seed FROM tables WHERE id = ?",
+                                (tid,)).fetchone()
+        if row is None:
+            return None
+        players, seed = row
+        seats = self.conn.execute("SELECT seat, key, bot, owner FROM seats WHERE table_id = ? "
+                                  "ORDER BY seat", (tid,)).fetchall()
+        table = Table(tid, players, seed, Game.new(players=players, seed=seed),
+                      [k for _, k, _, _ in seats], [b for _, _, b, _ in seats],
+                      [o for _, _, _, o in seats])
+        self._catch_up(table)
+        self.tables[tid] = table
+        self._make_bots(table)
+        self.play_bots(table)  # the server may have stopped between a move and its bots
+        return table
+
+    def _catch_up(self, table: Table) -> bool:
+        """Apply the log's moves past the table's version; whether there were any."""
+        moves = self.conn.execute("SELECT n, action FROM moves WHERE table_id = ? AND n >= ? "
+                                  "ORDER BY n", (table.id, table.version)).fetchall()
+        for n, text in moves:
+            try:
+                action = action_from_plain(json.loads(text))
+                table.game.apply(action)
+                table.applied()
+            except (TTRError, ValueError) as exc:  # an engine changed under an old log
+                log.error("table %s: move %d of its log is refused on replay (%s); the table "
+                          "stops there", table.id, n, exc)
+                break
+            table.actions.append(action)
+        return bool(moves)
+
+    def sync(self, table: Table) -> None:
+        """Bring ``table`` up to the shared log: other servers' moves, seats handed to a bot or
+        to another user. Wakes the seats waiting on it if anything changed."""
+        moved = self._catch_up(table)
+        seats = self.conn.execute("SELECT bot, owner FROM seats WHERE table_id = ? ORDER BY seat",
+                                  (table.id,)).fetchall()
+        bots, owners = [b for b, _ in seats], [o for _, o in seats]
+        handed = bots != table.bots or owners != table.owners
+        if handed:
+            table.bots, table.owners = bots, owners
+            table.cache.clear()
             self._make_bots(table)
-            self.play_bots(table)  # the server may have stopped between a move and its bots
+        if moved or handed:
+            table.notify()
+
+    async def listen(self) -> None:
+        """Follow the other servers' writes (PostgreSQL's LISTEN) for as long as the server
+        runs; after a lost connection, every table is brought up to its log again."""
+        import psycopg
+
+        while True:
+            try:
+                aconn = await psycopg.AsyncConnection.connect(self.conn.url, autocommit=True)
+                async with aconn:
+                    await aconn.execute(f"LISTEN {db.CHANNEL}")
+                    for table in list(self.tables.values()):  # whatever was missed meanwhile
+                        self.heard(table.id)
+                    async for note in aconn.notifies():
+                        if self.conn.conn.closed or note.pid != self.conn.conn.info.backend_pid:
+                            self.heard(note.payload)  # another server's write
+            except psycopg.OperationalError as exc:
+                log.warning("lost the database's notifications (%s); listening again in 1 s",
+                            exc)
+                await asyncio.sleep(1)
+
+    def heard(self, tid: str) -> None:
+        """Another server wrote to table ``tid``: read it, and play its bots if it is their
+        move (a server stopped between a move and its bots leaves them to the others; of two
+        servers playing them, the log keeps the first)."""
+        try:
+            table = self.tables.get(tid)
+            if table is None:
+                self._load(tid)
+                return
+            self.sync(table)
+            self.play_bots(table)
+        except Exception:  # noqa: BLE001 - one table's trouble must not stop the listening
+            log.exception("table %s: could not follow the log", tid)
 
     # --- tables ------------------------------------------------------------------------------
     def create(self, players: int, seed: int | None = None, bots: dict | None = None) -> Table:
@@ -210,8 +291,10 @@ class TableStore:
         with db.transaction(self.conn):
             self.conn.execute("INSERT INTO tables VALUES (?, ?, ?, ?)",
                               (tid, players, seed, time.time()))
-            self.conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
+            self.conn.executemany("INSERT INTO seats (table_id, seat, key, bot) "
+                                  "VALUES (?, ?, ?, ?)",
                                   [(tid, s, keys[s], names[s]) for s in range(players)])
+            db.notify(self.conn, tid)
         self.tables[tid] = table
         self._make_bots(table)
         self.play_bots(table)
@@ -219,6 +302,10 @@ class TableStore:
 
     def get(self, tid: str) -> Table:
         table = self.tables.get(tid)
+        if table is None and self.shared:
+            table = self._load(tid)  # made by another server
+        elif table is not None and self.shared:
+            self.sync(table)  # read our own writes wherever they were made
         if table is None:
             raise Refusal(404, "no such table")
         return table
@@ -231,11 +318,39 @@ class TableStore:
         with db.transaction(self.conn):
             self.conn.execute("UPDATE seats SET bot = ? WHERE table_id = ? AND seat = ?",
                               (preset, table.id, seat))
+            db.notify(self.conn, table.id)
         table.bots[seat] = preset
         table.cache.pop(seat, None)
         self._make_bots(table)
         table.notify()
         self.play_bots(table)
+
+    def sit(self, table: Table, seat: int, user: str) -> None:
+        """On a Hub: ``user`` sits at ``seat``, the first to open its link; anyone else is
+        refused (403), even with the link."""
+        owner = table.owners[seat]
+        if owner is None:
+            with db.transaction(self.conn):
+                # the first to sit wins, on whichever server (owner IS NULL in the same write)
+                self.conn.execute("UPDATE seats SET owner = ? WHERE table_id = ? AND seat = ? "
+                                  "AND owner IS NULL", (user, table.id, seat))
+                owner = self.conn.execute("SELECT owner FROM seats WHERE table_id = ? AND "
+                                          "seat = ?", (table.id, seat)).fetchone()[0]
+                db.notify(self.conn, table.id)
+            table.owners[seat] = owner
+        if owner != user:
+            raise Refusal(403, f"{seat_name(seat)} is {owner}'s seat: ask your teacher for "
+                               "your own link")
+
+    def move_seat(self, table: Table, seat: int, user: str | None) -> None:
+        """The teacher gives ``seat`` to Hub user ``user`` (``None``: to whoever opens its
+        link first)."""
+        with db.transaction(self.conn):
+            self.conn.execute("UPDATE seats SET owner = ? WHERE table_id = ? AND seat = ?",
+                              (user, table.id, seat))
+            db.notify(self.conn, table.id)
+        table.owners[seat] = user
+        table.notify()
 
     def _make_bots(self, table: Table) -> None:
         for s, preset in enumerate(table.bots):
@@ -249,22 +364,30 @@ class TableStore:
     # --- moves -------------------------------------------------------------------------------
     def move(self, table: Table, seat: int, action: act.Action) -> int:
         """Apply a learner's ``action`` for ``seat``; ``IllegalMove`` (and nothing changes) if
-        the rules refuse it. Returns the new version once the move is in the log."""
-        game = table.game
-        if table.bots[seat] is not None:
-            raise WrongPhase("C2", f"a bot plays {seat_name(seat)} now: your teacher can hand "
-                                   "the seat back to you")
-        if game.is_over:
-            raise WrongPhase("E1", "the game is over: nothing more can be played")
-        if game.to_move != seat:
-            raise WrongPhase("C2", f"it is {seat_name(game.to_move)}'s move, not yours")
-        game.apply(action)  # IllegalMove: nothing changed
-        table.applied()
-        self._log(table, [(seat, action, None)])
-        return table.version
+        the rules refuse it. Returns the new version once the move is in the log. Should
+        another server have written a move first, the action is tried again on the new state."""
+        for _ in range(2):
+            game = table.game
+            if table.bots[seat] is not None:
+                raise WrongPhase("C2", f"a bot plays {seat_name(seat)} now: your teacher can "
+                                       "hand the seat back to you")
+            if game.is_over:
+                raise WrongPhase("E1", "the game is over: nothing more can be played")
+            if game.to_move != seat:
+                raise WrongPhase("C2", f"it is {seat_name(game.to_move)}'s move, not yours")
+            game.apply(action)  # IllegalMove: nothing changed
+            table.applied()
+            try:
+                self._log(table, [(seat, action, None)])
+            except Conflict:
+                self.sync(table)
+                continue
+            return table.version
+        raise Refusal(409, "the table moved on meanwhile: look again and play your move")
 
     def play_bots(self, table: Table) -> int:
-        """Bots play while the seat to move is theirs; their moves are logged together."""
+        """Bots play while the seat to move is theirs; their moves are logged together. If
+        another server logged moves first, this one reads them and leaves the bots to it."""
         game, done = table.game, []
         while not game.is_over and table.bots[game.to_move] is not None and len(done) < BOT_STEPS:
             seat = game.to_move
@@ -274,21 +397,30 @@ class TableStore:
             table.applied()
             done.append((seat, action, table.bots[seat]))
         if done:
-            self._log(table, done)
+            try:
+                self._log(table, done)
+            except Conflict:
+                self.sync(table)
+                return 0
         return len(done)
 
     def _log(self, table: Table, moves: list) -> None:
         """Append ``moves`` (already applied to the game) to the log, then wake the waiters. If
-        the database refuses, the game is rebuilt from the log: memory never runs ahead of it."""
+        the database refuses, the game is rebuilt from the log: memory never runs ahead of it
+        (``Conflict`` if another server wrote these move numbers first)."""
         start, now = table.version, time.time()
         rows = [(table.id, start + i, seat, json.dumps(to_plain(a)), bot, now)
                 for i, (seat, a, bot) in enumerate(moves)]
         try:
             with db.transaction(self.conn):
                 self.conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)", rows)
-        except Exception:
+                db.notify(self.conn, table.id)
+        except Exception as exc:
             table.game = replay(table.players, table.seed, table.actions)
             del table.marks[table.version + 1:]
+            table.cache.clear()
+            if isinstance(exc, db.integrity_error(self.conn)):
+                raise Conflict(table.id) from exc
             raise
         table.actions += [a for _, a, _ in moves]
         table.notify()

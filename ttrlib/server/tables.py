@@ -12,7 +12,7 @@ from .table_store import TableStore
 
 
 def routes(server) -> list:
-    store = TableStore(server.conn)
+    store = server.tables = TableStore(server.conn)
     server.teacher_links.append(("/teacher/tables", "Tables: make one, hand out the seats' "
                                                     "links, project a board"))
     return (table_api.routes(store, server.lessons_url)
