@@ -14,6 +14,7 @@ from ..cards import EMPTY, CardCounts, Color
 from ..chance import cards_turned, extra_cost
 from ..errors import IllegalTunnelPayment
 from ..events import TunnelTried, Withdrew
+from ..seats import team_of
 from ..state import GameState, Phase, TunnelAttempt
 from ..words import plural
 from . import claims, deck, payments
@@ -63,6 +64,14 @@ def check_pay(state: GameState, a: act.PayTunnel) -> None:
         raise IllegalTunnelPayment(rule, f"the extra cards must be {what}, not {paid.describe()}")
 
 
+def legal_pay(state: GameState) -> list[act.PayTunnel]:
+    """Every payment ``check_pay`` accepts: each split of the extra cards between the hand and
+    the team cardholder (``payments.splits``)."""
+    t = state.tunnel
+    hand, holder = state.hands[t.seat], state.holders[team_of(t.seat)]
+    return [act.PayTunnel(h, g) for h, g in payments.splits(hand, holder, t.color, t.extra)]
+
+
 def do_pay(state: GameState, a: act.PayTunnel) -> None:
     claims.take_from(state, state.tunnel.seat, a.hand, a.cardholder)
     _settle(state, a.hand, a.cardholder)
@@ -82,9 +91,16 @@ def check_withdraw(state: GameState, a: act.Withdraw) -> None:
     """Always allowed while a tunnel waits (U3)."""
 
 
+_WITHDRAW = (act.Withdraw(),)
+
+
+def legal_withdraw(state: GameState) -> tuple[act.Withdraw, ...]:
+    return _WITHDRAW
+
+
 def do_withdraw(state: GameState, a: act.Withdraw) -> None:
     t = state.tunnel
-    seat, team = t.seat, t.seat // 2
+    seat, team = t.seat, team_of(t.seat)
     state.hands[seat] += t.laid_hand  # U3: the laid cards go back where they came from
     state.holders[team] += t.laid_holder
     state.known_hand[seat] += t.laid_hand  # everyone saw them (I1)
