@@ -48,18 +48,21 @@ RULES: dict[tuple[Phase, type], Rule] = {
         Rule(tunnels.check_withdraw, tunnels.do_withdraw, tunnels.legal_withdraw),
 }
 
-# phase -> the legal lists of its rows, in table order (with and without passing)
-_LEGAL = {phase: tuple(rule.legal for (p, _), rule in RULES.items() if p is phase)
-          for phase in Phase}
-_LEGAL_NO_PASS = {phase: tuple(f for f in fs if f is not passing.legal_pass)
-                  for phase, fs in _LEGAL.items()}
+# phase -> the legal lists of its rows, in table order, without passing: a pass is legal only
+# when no other row lists anything (policy), which the list just made already says
+_LEGAL = {phase: tuple(rule.legal for (p, kind), rule in RULES.items()
+                       if p is phase and kind is not act.Pass) for phase in Phase}
+_PASSES = {phase for phase, kind in RULES if kind is act.Pass}
 
 
 def legal_actions(state: GameState, include_pass: bool = True) -> list[act.Action]:
     """Every action the checks accept now, each once (none once the game is over)."""
     out: list[act.Action] = []
-    for legal in (_LEGAL if include_pass else _LEGAL_NO_PASS)[state.phase]:
+    phase = state.phase
+    for legal in _LEGAL[phase]:
         out += legal(state)
+    if not out and include_pass and phase in _PASSES:
+        out += passing.legal_pass(state)
     return out
 
 
