@@ -1,4 +1,4 @@
-"""The facade and its trip-wires (issue 22, items 1 and 5).
+"""The facade and its trip-wires.
 
 * A bug inside a rule's check surfaces as the bug it is: ``Game.apply`` turns no exception into
   an ``IllegalMove`` (junk from a user is still refused by the checks, naming the field:

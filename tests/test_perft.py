@@ -1,4 +1,4 @@
-"""Perft-style completeness check (issue 11, item 5): in hundreds of positions of 4- and 6-player
+"""Perft-style completeness check: in hundreds of positions of 4- and 6-player
 games, the engine's ``legal_actions()`` is exactly the set that ``perft_rules`` lists from the
 rules reference alone; ``apply`` accepts every one of them (on a copy) and refuses near misses
 (one card more or less, the wrong place, a locomotive moved between hand and cardholder, a

@@ -1,5 +1,5 @@
 """The board map: an SVG drawn from the board (:func:`board_svg`), its text alternative for screen
-readers (:func:`board_description`), and the older matplotlib picture (:func:`draw_board`).
+readers (:func:`board_description`), and the map in a scrolling frame for a page (:func:`map_html`).
 
 The SVG shows every track as its train spaces, one small rectangle per space, filled in the
 track's colour and carrying the colour's letter (the card letters of :mod:`ttrlib.display`, so
@@ -13,8 +13,6 @@ The layout depends on the board only, never on the claims or tickets, so the map
 after a claim differs from the one before exactly in that track. Cities are pushed apart where
 the train spaces of a short track would not fit (a nudge of the projection), and every label and
 marker is put at the first of several candidate places that covers no track, city or other label.
-
-``import ttrlib.maps`` does not import matplotlib; :func:`draw_board` imports it when called.
 
 >>> from ttrlib.board import teaching_board
 >>> svg = board_svg(teaching_board(), {"delhi-lahore-1": 0})
@@ -683,8 +681,8 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
 
 
 #: No text of the map is drawn smaller than this (CSS pixels) on any screen: the city names,
-#: the tunnel numbers, the key, the ticket list and the title (issue 21: at 400 px the map
-#: shrank to 370 px and its names to 5 px). The letters inside the train spaces and the seats
+#: the tunnel numbers, the key, the ticket list and the title (at 400 px the map once shrank
+#: to 370 px and its names to 5 px). The letters inside the train spaces and the seats
 #: on claimed tracks repeat what the fill colour and the team pattern show; they stay smaller.
 READABLE_PX = 11.0
 
@@ -707,45 +705,3 @@ def map_html(board: Board, claimed: Mapping[str, int] | None = None, **svg_args)
             f'overflow-y: hidden; -webkit-overflow-scrolling: touch;">'
             f'<div style="min-width: {readable_width(board)}px">{svg}</div></div>')
 
-
-def draw_board(board: Board, claimed: Mapping[str, int] | None = None, *, ax=None,
-               title: str | None = None):
-    """The older matplotlib picture of ``board`` (kept for old callers; :func:`board_svg` is the
-    map to show). ``claimed`` maps route ids to seats. Returns the matplotlib axes."""
-    import matplotlib.pyplot as plt
-
-    lay = layout(board)
-    claimed = dict(claimed or {})
-    if ax is None:
-        _, ax = plt.subplots(figsize=(11, 7.5))
-    for r in board.routes:
-        owner = claimed.get(r.id)
-        colour = GRAY_ROUTE if r.is_gray else CARD_LOOKS[r.color].fill
-        first, last = lay.spaces[r.id][0], lay.spaces[r.id][-1]
-        ux, uy = math.cos(math.radians(first.angle)), math.sin(math.radians(first.angle))
-        xs = [first.cx - ux * first.length / 2, *(s.cx for s in lay.spaces[r.id]),
-              last.cx + ux * last.length / 2]
-        ys = [first.cy - uy * first.length / 2, *(s.cy for s in lay.spaces[r.id]),
-              last.cy + uy * last.length / 2]
-        ax.plot(xs, ys, color=TEAM_FILLS[team_of(owner)] if owner is not None else colour,
-                lw=4.4 if owner is not None else 3.2, marker="s", ms=5, zorder=2,
-                ls="-")
-        if owner is not None:
-            ax.text(xs[len(xs) // 2], ys[len(ys) // 2], seat_name(owner), fontsize=7.5,
-                    ha="center", va="center", fontweight="bold", zorder=4, color="white",
-                    bbox=dict(boxstyle="round,pad=0.2", fc=TEAM_FILLS[team_of(owner)], ec="none"))
-    for rid, (x, y) in lay.markers.items():
-        ax.text(x, y, _mark_text(board.route(rid)), ha="center", va="center", fontsize=9,
-                zorder=3, bbox=dict(boxstyle="round,pad=0.15", fc="#efe3d3", ec="#795548"))
-    for city, (x, y) in lay.cities.items():
-        ax.scatter([x], [y], s=46, color="#b71c1c", edgecolor="white", zorder=5)
-        ax.text(*lay.labels[city], city, fontsize=8.5, fontweight="bold", zorder=6,
-                ha="center", va="center")
-    tunnels = sum(r.is_tunnel for r in board.routes)
-    ax.set_title(title or f"{board.name}: {len(board.cities)} cities, {len(board.routes)} tracks, "
-                 f"{tunnels} tunnels", fontsize=11)
-    ax.set_xlim(0, lay.width)
-    ax.set_ylim(lay.height, 0)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    return ax

@@ -172,7 +172,7 @@ def _bounded_search(edges: list[Edge], budget: int) -> int | None:
 # with 0, 1, 2 ends. A bridge is the block of one route: crossed once, it leaves c odd. Each block
 # is solved with every cut city below it carrying the combined table of the branches there (a
 # door into them), and passes its own table up. The stars of small blocks that took the integer
-# program seconds (issue 18) take milliseconds so.
+# program seconds take milliseconds so.
 
 
 def _blocks(edges: list[Edge]) -> list[list[int]]:
