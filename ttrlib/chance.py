@@ -468,7 +468,7 @@ class TunnelReveal:
         if color is None:
             raise ValueError("a claim is paid in one colour plus locomotives, not "
                              f"{cards.describe()}")
-        return cls._checked(view.unseen, view.draw_pile_size, view.discard, color, route.tunnel)
+        return cls._checked(view.unseen, view.draw_pile_size, view.discard, color, route.reveals)
 
     # --- U6, C6: where the revealed cards come from --------------------------------------------
     @property

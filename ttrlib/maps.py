@@ -453,7 +453,7 @@ def _letter_key() -> tuple[str, str]:
 
 
 def _mark_text(route: Route) -> str:
-    return f"\u25b2{route.tunnel}"
+    return f"\u25b2{route.reveals}"
 
 
 def _tickets(board: Board, tickets: Iterable) -> list[Ticket]:
@@ -641,7 +641,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
     for rid, (x, y) in lay.markers.items():
         r = board.route(rid)
         x0, y0, x1, y1 = text_box(x, y, _mark_text(r), MARK_FONT)
-        m = _sub(marks, "g", class_="ttr-tunnel-mark", data_route=rid, data_reveals=r.tunnel)
+        m = _sub(marks, "g", class_="ttr-tunnel-mark", data_route=rid, data_reveals=r.reveals)
         _sub(m, "title", f"{r.a} - {r.b}, {tunnel_words(r)}")
         _sub(m, "rect", x=x0 - 2, y=y0, width=x1 - x0 + 4, height=y1 - y0, rx=3.0,
              fill="#efe3d3", stroke="#795548", stroke_width=1.0)

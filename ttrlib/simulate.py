@@ -481,7 +481,7 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
     """
     seat = game.to_move
     route = game.board.route(payment.route)
-    counts = np.zeros(route.tunnel + 1, dtype=np.int64)
+    counts = np.zeros(route.reveals + 1, dtype=np.int64)
     rng = np.random.default_rng(seed)
     steps = range(trials)
     if progress:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..cards import COLORS, CardCounts, Color, standard_deck
 from ..events import Event, NoReset, Reset, Reshuffle
+from ..seats import team_of
 from ..state import FACE_UP, MAX_FACE_UP_RESETS, STARTING_HAND, GameState
 
 #: one card of each colour, as counts (added to a hand or a cardholder)
@@ -101,6 +102,6 @@ def put(state: GameState, seat: int, card: Color, to: str, *, known: bool) -> No
         if known:
             state.known_hand[seat] += one
     else:
-        state.holders[seat // 2] += one
+        state.holders[team_of(seat)] += one
         if known:
-            state.known_holder[seat // 2] += one
+            state.known_holder[team_of(seat)] += one

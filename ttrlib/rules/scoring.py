@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..board import Board
+from ..seats import team_of, team_seats
 from .network import components, connected, longest_trail  # noqa: F401 (re-exported)
 
 ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}  # E2
@@ -73,11 +74,11 @@ def score(
     teams = players // 2
     rows = []
     for team in range(teams):
-        routes = [board.route(r) for r, s in owners.items() if s // 2 == team]
+        routes = [board.route(r) for r, s in owners.items() if team_of(s) == team]
         route_points = sum(ROUTE_POINTS[r.length] for r in routes)
         component = components((r.a, r.b) for r in routes)
         results = []
-        held = [(t, False) for s in (2 * team, 2 * team + 1) for t in tickets[s]]
+        held = [(t, False) for s in team_seats(team) for t in tickets[s]]
         held += [(t, True) for t in team_tickets[team]]
         for tid, shared in held:
             t = board.ticket(tid)

@@ -34,7 +34,7 @@ def do_claim(state: GameState, a: act.Claim) -> None:
     # How many cards the reveal turns (U6: only what exists, the discard reshuffled in when the
     # pile runs out, C6) and what they cost (U2, U5) are written once, in ttrlib.chance, for the
     # engine, the odds, the simulation and the explorer alike.
-    from_pile, from_discard = cards_turned(len(state.draw_pile), len(state.discard), route.tunnel)
+    from_pile, from_discard = cards_turned(len(state.draw_pile), len(state.discard), route.reveals)
     revealed = [deck.pop_deck(state) for _ in range(from_pile + from_discard)]
     extra = extra_cost(revealed, color)
     state.tunnel = TunnelAttempt(route.id, seat, a.hand, a.cardholder, tuple(revealed), color,
