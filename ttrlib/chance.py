@@ -95,8 +95,8 @@ class Distribution:
         if total != 1:
             raise ValueError(f"probabilities must sum to exactly 1, not {total}")
         self._pmf = dict(sorted(clean.items()))
-        self._mean = None
-        self._hash = None
+        self._mean: Fraction | None = None
+        self._hash: int | None = None
 
     @classmethod
     def _from_weights(cls, weights: dict[int, int], total: int) -> Distribution:
@@ -379,11 +379,11 @@ def two_draw_law(N: int, K: int, n: int, M: int, KM: int, r: int) -> Distributio
         return Distribution._trusted(pmf)
     w1 = _hypergeom_weights(N, K, n)
     w2 = _hypergeom_weights(M, KM, r)
-    w: dict[int, int] = {}
+    both: dict[int, int] = {}
     for i, a in w1.items():
         for j, b in w2.items():
-            w[i + j] = w.get(i + j, 0) + a * b
-    return Distribution._from_weights(dict(sorted(w.items())), comb(N, n) * comb(M, r))
+            both[i + j] = both.get(i + j, 0) + a * b
+    return Distribution._from_weights(dict(sorted(both.items())), comb(N, n) * comb(M, r))
 
 
 # --- the chance node --------------------------------------------------------------------------

@@ -79,7 +79,8 @@ class Game(StateFields):
 
     def _wrap(self, state: GameState, origin: str | None) -> None:
         """Around ``state``; with an ``origin`` (``"new"``, ``"position"``) it is the start."""
-        self.state, self._origin, self._history = state, origin, []
+        self.state, self._origin = state, origin
+        self._history: list[Step] = []
         self._start = None if origin is None else state.copy()  # never changed: copied to replay
         # the last state to_json replayed the history to, as (steps, state) (never changed)
         self._replayed = None if self._start is None else (0, self._start)
@@ -215,7 +216,7 @@ class Game(StateFields):
         left it) and compared with the state: a state changed other than by ``apply`` is refused
         with a ``SaveError`` naming the first field that differs, as is a game too long for a
         save (``save.MAX_HISTORY``)."""
-        if self._start is None:
+        if self._start is None or self._origin is None:
             raise SaveError("cannot save this game: it was not made by Game.new or "
                             "Game.from_position, so it has no start to replay from")
         if indent is not None and not (type(indent) is int and 0 <= indent <= 8):

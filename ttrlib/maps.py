@@ -309,6 +309,7 @@ def _place(candidates, obstacles: _Obstacles, mine, others) -> tuple[Box, bool]:
             return box, True
         if score is None or (hits, -margin) < score:
             best, score = box, (hits, -margin)
+    assert best is not None, "no candidate place"
     return best, False
 
 
@@ -358,11 +359,11 @@ def _geometry(board: Board, room: dict[str, float]):
     xs = [p[0] for p in xy.values()]
     ys = [p[1] for p in xy.values()]
     left, top = min(xs) - MARGIN - 90, min(ys) - MARGIN - 30 - HEAD
-    xy = {c: (x - left, y - top) for c, (x, y) in xy.items()}
-    spaces = _lay_spaces(board, {c: list(p) for c, p in xy.items()}, end_gaps)
-    width = max(x for x, _ in xy.values()) + MARGIN + 90
-    height = max(y for _, y in xy.values()) + MARGIN + 30
-    return xy, spaces, width, height
+    moved = {c: (x - left, y - top) for c, (x, y) in xy.items()}
+    spaces = _lay_spaces(board, {c: list(p) for c, p in moved.items()}, end_gaps)
+    width = max(x for x, _ in moved.values()) + MARGIN + 90
+    height = max(y for _, y in moved.values()) + MARGIN + 30
+    return moved, spaces, width, height
 
 
 @lru_cache(maxsize=16)
@@ -379,6 +380,7 @@ def _layout(board: Board, positions: tuple) -> Layout:
             break
         for c in crowded:
             room[c] += 20.0
+    assert best is not None  # LABEL_ROUNDS >= 1
     return best[1]
 
 
@@ -427,7 +429,8 @@ def _place_all(board: Board, xy, spaces, width, height) -> tuple[Layout, list[st
     for city in sorted(xy, key=lambda c: (-degree[c], c)):
         x0, y0, x1, y1 = text_box(0, 0, city, CITY_FONT)
         others = [lambda b, p=p: _gap(b, *p) for c, p in xy.items() if c != city]
-        box, clear = _place(_around(*xy[city], x1 - x0, y1 - y0, RING_R + 2), obstacles,
+        cx, cy = xy[city]
+        box, clear = _place(_around(cx, cy, x1 - x0, y1 - y0, RING_R + 2), obstacles,
                             lambda b, p=xy[city]: _gap(b, *p), others)
         if not clear:
             crowded.append(city)

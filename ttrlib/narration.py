@@ -26,7 +26,7 @@ def text(event: ev.Event, seat: int | None = None, *, reveal: bool = True) -> st
     ``reveal=False`` tells a tunnel attempt with its revealed cards still face down (U1).
     ``seat`` is not read: it stays only for the callers that still pass their reader."""
     if not reveal and isinstance(event, ev.TunnelTried):
-        return (f"{seat_name(event.seat)} lays down {event.cards.describe()} for the tunnel "
+        return (f"{_who(event)} lays down {event.cards.describe()} for the tunnel "
                 f"{event.a} - {event.b}; its cards are turned up one by one... (U1)")
     return _WORDS[type(event)](event)
 
@@ -34,6 +34,12 @@ def text(event: ev.Event, seat: int | None = None, *, reveal: bool = True) -> st
 def lines(events: Iterable[ev.Event], seat: int | None = None) -> list[str]:
     """The sentences of several events, in order (``seat``: as in ``text``, not read)."""
     return [text(e) for e in events]
+
+
+def _who(e: ev.Event) -> str:
+    """The name of the seat that acted (every event worded this way has one)."""
+    assert e.seat is not None, e
+    return seat_name(e.seat)
 
 
 def _where(slot: int | None) -> str:
@@ -45,7 +51,7 @@ def _place(to: str | None) -> str:
 
 
 def _draw(e: ev.Draw) -> str:
-    who = seat_name(e.seat)
+    who = _who(e)
     if e.step == "locomotive":
         return (f"{who} takes the face-up locomotive; it goes to the team cardholder and ends "
                 "the draw (D2)")
@@ -58,7 +64,7 @@ def _draw(e: ev.Draw) -> str:
 
 def _tunnel(e: ev.TunnelTried) -> str:
     shown = ", ".join(c.value for c in e.revealed) or "nothing (no cards left, U6)"
-    return (f"{seat_name(e.seat)} tries the tunnel {e.a} - {e.b}: revealed {shown}; "
+    return (f"{_who(e)} tries the tunnel {e.a} - {e.b}: revealed {shown}; "
             f"{plural(e.extra, 'extra card')} owed (U1, U2)")
 
 

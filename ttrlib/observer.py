@@ -185,11 +185,11 @@ def deal_hidden(g: GameState, seat: int, rng: np.random.Generator) -> None:
         dealt = CardCounts.of(shuffled[at:at + n])
         at += n
         if kind == "hand":
-            known = g.known_hand[who]
-            g.hands[who] = known + dealt if known else dealt
+            seen = g.known_hand[who]
+            g.hands[who] = seen + dealt if seen else dealt
         elif kind == "holder":
-            known = g.known_holder[who]
-            g.holders[who] = known + dealt if known else dealt
+            seen = g.known_holder[who]
+            g.holders[who] = seen + dealt if seen else dealt
         else:
             g.drawn = shuffled[at - 1]
     g.draw_pile = shuffled[at:]

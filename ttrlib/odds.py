@@ -29,7 +29,6 @@ Fraction(214389, 641465)
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -177,9 +176,8 @@ def hypergeom_table(unseen: int, matching: int | Iterable[int], reveal: int) -> 
     import numpy as np
     from scipy.stats import hypergeom
 
-    if isinstance(matching, numbers.Integral):
-        matching = [matching]
-    K = np.asarray(list(matching), dtype=int)[:, None]
+    counts = list(matching) if isinstance(matching, Iterable) else [matching]
+    K = np.asarray(counts, dtype=int)[:, None]
     k = np.arange(reveal + 1)[None, :]
     return hypergeom.pmf(k, unseen, K, reveal)
 

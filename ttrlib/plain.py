@@ -119,7 +119,7 @@ def _name(where: str, value: Any) -> str:
 def _cards(where: str, value: Any) -> CardCounts:
     if not isinstance(value, dict) or len(value) > len(Color):
         raise ActionError(f"{where}: cards as {{colour: count}}, not {shown(value)}")
-    counts = {}
+    counts: dict[Color | str, int] = {}
     for colour, n in value.items():
         try:
             c = Color(colour)

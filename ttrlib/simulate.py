@@ -411,10 +411,12 @@ def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001,
     level = cells_alpha / max(len(tested), 1)
     bands = []
     outside = []
+    lo: float
+    hi: float
     for k in range(top):
         if k in tested:
             lo, hi = _cell_band(n, float(probs[k]), level)
-        else:
+        else:  # a sure or impossible value: its band is exact
             lo = hi = n if exact.prob(k) == 1 else 0
         bands.append((lo / n, hi / n))
         if not lo <= obs[k] <= hi and k in tested:

@@ -17,7 +17,7 @@ from . import actions as act
 from .board import Board
 from .cards import CardCounts, Color
 from .events import Event
-from .state import GameState, Phase
+from .state import GameState, Phase, TunnelAttempt
 
 T = TypeVar("T")
 
@@ -63,11 +63,11 @@ class StateFields:
     setup_choices = _Field[dict[int, act.KeepTickets]]()
     phase = _Field[Phase]()
     to_move = _Field[int]()
-    drawn = _Field["Color | None"]()
-    taken_slot = _Field["int | None"]()
-    first_to = _Field["str | None"]()
-    tunnel = _Field["TunnelAttempt | None"]()
-    final_turns_left = _Field["int | None"]()
+    drawn = _Field[Color | None]()
+    taken_slot = _Field[int | None]()
+    first_to = _Field[str | None]()
+    tunnel = _Field[TunnelAttempt | None]()
+    final_turns_left = _Field[int | None]()
     passes_in_a_row = _Field[int]()
     turns = _Field[int]()
 

@@ -8,6 +8,7 @@ discard pile (K4). A tunnel route then reveals cards (U1, ``ttrlib.rules.tunnels
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Protocol
 from weakref import WeakKeyDictionary
 
 from .. import actions as act
@@ -22,15 +23,29 @@ from . import deck, payments, tracks
 from .ending import end_turn
 
 
+class PublicFacts(Protocol):
+    """What the track rules read, all public (I1): a ``GameState``, or the same facts taken
+    from a seat's view (``ttrlib.remote_session``)."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def owners(self) -> dict[str, int]: ...
+    @property
+    def trains(self) -> list[int]: ...
+    @property
+    def players(self) -> int: ...
+
+
 # --- which routes --------------------------------------------------------------------------------
-def is_open(state: GameState, route: Route, seat: int) -> bool:
+def is_open(state: PublicFacts, route: Route, seat: int) -> bool:
     """Unclaimed, and K3 lets ``seat`` claim it."""
     return route.id not in state.owners and (
         not route.group
         or tracks.closed_reason(state.board, route, state.owners, seat, state.players) is None)
 
 
-def open_routes(state: GameState, seat: int) -> dict:
+def open_routes(state: PublicFacts, seat: int) -> dict:
     """Route colour -> ``(length, board index, route)`` of the routes open to ``seat``, sorted
     by length (``Game`` keeps these per seat and brings them up to date)."""
     return {color: [row for row in rows if is_open(state, row[2], seat)]
@@ -121,7 +136,7 @@ def _open_now(state: GameState, seat: int) -> dict:
     return lists
 
 
-def route_problem(state: GameState, seat: int, route_id: str) -> tuple[str, str] | None:
+def route_problem(state: PublicFacts, seat: int, route_id: str) -> tuple[str, str] | None:
     """Why ``seat`` may not claim ``route_id`` whatever cards it lays, as ``(rule, reason)``:
     the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
     depend only on public facts, so any seat may be told."""

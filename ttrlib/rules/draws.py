@@ -104,8 +104,9 @@ def check_place(state: GameState, a: act.PlaceCard) -> None:
 
 def do_place(state: GameState, a: act.PlaceCard) -> None:
     seat = state.to_move
-    slot = state.taken_slot
-    deck.put(state, seat, state.drawn, a.to, known=slot is not None)
+    slot, card = state.taken_slot, state.drawn
+    assert card is not None  # PLACE_CARD waits with the drawn card (D1)
+    deck.put(state, seat, card, a.to, known=slot is not None)
     state.first_to = a.to
     state.drawn = None
     state.taken_slot = None

@@ -89,12 +89,12 @@ def score(
     best_path = max(r[3] for r in rows)
     best_done = max(sum(t.completed for t in r[2]) for r in rows)
     sheets = []
-    for team, route_points, results, path in rows:
-        done = sum(t.completed for t in results)
+    for team, route_points, team_results, path in rows:
+        completed = sum(t.completed for t in team_results)
         express = ASIAN_EXPRESS if path == best_path and best_path > 0 else 0  # E4: ties all score
-        globe = GLOBETROTTER if done == best_done and best_done > 0 else 0  # E5: ties all score
-        total = route_points + sum(t.score for t in results) + express + globe
-        sheets.append((team, route_points, results, path, express, globe, total, done))
+        globe = GLOBETROTTER if completed == best_done and best_done > 0 else 0  # E5: ties all score
+        total = route_points + sum(t.score for t in team_results) + express + globe
+        sheets.append((team, route_points, team_results, path, express, globe, total, completed))
     # E6: points, then completed tickets, then the longest path.
     key = {s[0]: (s[6], s[7], s[3]) for s in sheets}
     return [

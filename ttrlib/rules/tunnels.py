@@ -31,6 +31,7 @@ def do_claim(state: GameState, a: act.Claim) -> None:
         return
     # U1: lay down the cards, then turn up the top cards of the draw pile.
     color = payments.claim_color(a.cards)
+    assert color is not None  # check_claim refused cards of more than one colour (K2)
     # How many cards the reveal turns (U6: only what exists, the discard reshuffled in when the
     # pile runs out, C6) and what they cost (U2, U5) are written once, in ttrlib.chance, for the
     # engine, the odds, the simulation and the explorer alike.
@@ -47,9 +48,16 @@ def do_claim(state: GameState, a: act.Claim) -> None:
         state.phase = Phase.TUNNEL
 
 
+def pending(state: GameState) -> TunnelAttempt:
+    """The tunnel attempt waiting for payment (the TUNNEL phase always has one, U2, U3)."""
+    t = state.tunnel
+    assert t is not None, "no tunnel attempt is pending"
+    return t
+
+
 # --- U2, U5, U7: paying --------------------------------------------------------------------------
 def check_pay(state: GameState, a: act.PayTunnel) -> None:
-    t = state.tunnel
+    t = pending(state)
     claims.check_cards_fields(a, IllegalTunnelPayment)
     claims.check_owned(state, t.seat, a.hand, a.cardholder, IllegalTunnelPayment)
     paid = a.cards
@@ -67,18 +75,18 @@ def check_pay(state: GameState, a: act.PayTunnel) -> None:
 def legal_pay(state: GameState) -> list[act.PayTunnel]:
     """Every payment ``check_pay`` accepts: each split of the extra cards between the hand and
     the team cardholder (``payments.splits``)."""
-    t = state.tunnel
+    t = pending(state)
     hand, holder = state.hands[t.seat], state.holders[team_of(t.seat)]
     return [act.PayTunnel(h, g) for h, g in payments.splits(hand, holder, t.color, t.extra)]
 
 
 def do_pay(state: GameState, a: act.PayTunnel) -> None:
-    claims.take_from(state, state.tunnel.seat, a.hand, a.cardholder)
+    claims.take_from(state, pending(state).seat, a.hand, a.cardholder)
     _settle(state, a.hand, a.cardholder)
 
 
 def _settle(state: GameState, hand: CardCounts, holder: CardCounts) -> None:
-    t = state.tunnel
+    t = pending(state)
     state.tunnel = None
     state.phase = Phase.TURN
     state.discard.extend(t.revealed)  # U4
@@ -99,7 +107,7 @@ def legal_withdraw(state: GameState) -> tuple[act.Withdraw, ...]:
 
 
 def do_withdraw(state: GameState, a: act.Withdraw) -> None:
-    t = state.tunnel
+    t = pending(state)
     seat, team = t.seat, team_of(t.seat)
     state.hands[seat] += t.laid_hand  # U3: the laid cards go back where they came from
     state.holders[team] += t.laid_holder
