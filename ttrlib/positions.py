@@ -9,7 +9,7 @@ the setup done, checked by ``validity.check_state``; a malformed position is ref
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any
+from typing import Any, Literal, Union
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from .validity import check_state
 
 MAX_SEED = 2**256  # a seed is a whole number below this (a SHA-256 digest fits)
 REST_PLACES = ("auto", "draw_pile", "discard")  # where the cards not placed go (or a seat)
+RestTo = Union[Literal["auto", "draw_pile", "discard"], int]
 
 
 def check_players(players: Any) -> None:
@@ -58,7 +59,7 @@ def position(
     claimed: "dict[str, int] | None" = None,
     trains: "list[int] | None" = None,
     to_move: int = 0,
-    rest_to: "str | int" = "auto",
+    rest_to: RestTo = "auto",
 ) -> GameState:
     """The state of an exact position in the TURN phase (the arguments of
     ``Game.from_position``, which documents them)."""

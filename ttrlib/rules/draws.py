@@ -24,8 +24,8 @@ def _check_source(state: GameState, source, *, second: bool) -> None:
             raise IllegalDraw("C6", "the draw pile and the discard pile are both empty")
         return
     if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < FACE_UP:
-        raise IllegalDraw("D1", "DrawCard.source: draw from 'deck' or a face-up slot 0-4, not "
-                          f"{shown(source)}")
+        raise IllegalDraw("D1", "DrawCard.source: draw from 'deck' or a face-up slot "
+                          f"0-{FACE_UP - 1}, not {shown(source)}")
     card = state.face_up[source]
     if card is None:
         raise IllegalDraw("D1", f"face-up slot {source} is empty")
