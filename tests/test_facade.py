@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import dataclasses
 from pathlib import Path
 
@@ -99,3 +100,27 @@ def test_the_private_import_check_sees_one(tmp_path):
 def test_game_is_a_thin_facade():
     lines = (ROOT / "game.py").read_text(encoding="utf-8").count("\n")
     assert lines <= 300, f"ttrlib/game.py has {lines} lines"
+
+
+# The modules of the rules core that name seats and teams (seats.py defines the words).
+CORE = ["game.py", "observer.py", "positions.py", "state_fields.py", "narration.py",
+        "session.py", "remote_session.py", "odds.py", "simulate.py", "chance.py", "events.py",
+        "actions.py", "plain.py", "history.py", "deals.py", "board.py",
+        *(f"rules/{name}.py" for name in ("claims", "draws", "tickets", "tunnels", "ending",
+                                           "deck", "scoring", "passing", "table", "payments"))]
+INLINE_TEAM = re.compile(r"\b(?:seat|s|owner|mate|to_move|who|chooser)\s*(?://\s*2|\^\s*1)\b"
+                         r"|\b2\s*\*\s*(?:team|t)\b")
+
+
+def inline_team_words(text: str) -> list[str]:
+    return [m.group(0) for m in INLINE_TEAM.finditer(text)]
+
+
+def test_the_rules_core_names_teams_only_through_seats():
+    found = {name: inline_team_words((ROOT / name).read_text(encoding="utf-8")) for name in CORE}
+    assert not {name: words for name, words in found.items() if words}
+
+
+def test_the_team_word_check_sees_each_form():
+    assert inline_team_words("team = seat // 2; mate = seat ^ 1; a = trains[2 * team]") == [
+        "seat // 2", "seat ^ 1", "2 * team"]
