@@ -66,7 +66,7 @@ from .validity import check_state, start_problem
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
 
-__all__ = ["Game", "PlayerView", "Phase"]
+
 class Game(StateFields):
     """A Team Asia game. Build one with ``Game.new`` or ``Game.from_position``. The fields of
     its ``state`` (``ttrlib.state.GameState``) read and set as attributes of the game
