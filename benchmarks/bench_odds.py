@@ -74,7 +74,7 @@ def plain_law(N: int, K: int, n: int, M: int = 0, KM: int = 0, r: int = 0) -> di
 
 
 def uncached_law(pool, color, reveal, **kw):
-    chance._law.cache_clear()  # force the computation (the one law cache, in ttrlib.chance)
+    chance.two_draw_law.cache_clear()  # force the computation (the one law cache, in ttrlib.chance)
     return odds.tunnel_extra_cost(pool, color, reveal, **kw)
 
 

@@ -1,6 +1,6 @@
 """Every legal action of a Team Asia position, listed from the rules reference alone.
 
-This is the independent half of the perft test (issue 11, item 5): it reads the game only as the
+This is the independent half of the perft test: it reads the game only as the
 saved JSON (``json.loads(game.to_json())``) and the rule text of ``docs/team-asia-rules.md``, and
 imports nothing from ttrlib, so a mistake in the engine's move generator cannot hide here too.
 

@@ -33,16 +33,18 @@ LAYER_NAMES = [
     ["board"],
     # 3: the vocabulary of the game: moves, and typed events (what happened), both plain data
     ["actions", "events"],
-    # 4: the declared game state (plain data the rule families read and change)
-    ["state", "plain", "history"],
-    # 5: rule families (pure functions over a state), the tunnel reveal's chance object, and
-    #    the one validity check they serve
+    # 4: the declared game state (plain data the rule families read and change), its fields as
+    #    typed attributes of the game
+    ["state", "plain", "history", "state_fields"],
+    # 5: rule families (pure functions over a state: check, effect, legal), their table, the
+    #    tunnel reveal's chance object, and the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
      "rules.claims", "rules.tunnels", "rules.ending", "rules.deck", "rules.passing",
-     "rules.network", "chance", "validity"],
+     "rules.network", "rules.table", "chance", "validity"],
     # 6: pictures (HTML fragments, the board map): they take duck-typed views and never import
-    #    the engine above the rules
-    ["display.*", "maps"],
+    #    the engine above the rules; the observer (what a seat sees of a state, I1) and a
+    #    position built by hand (a checked state)
+    ["display.*", "maps", "observer", "positions"],
     # 7: the English text of the events, and a state as JSON
     ["narration", "save"],
     # 8: the facade that dispatches actions to the rule families, and the reading back of a

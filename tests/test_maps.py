@@ -13,27 +13,21 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
-import matplotlib
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-
-from ttrlib import Game, maps  # noqa: E402
-from ttrlib.board import board_from_dict, teaching_board  # noqa: E402
-from ttrlib.errors import BoardError  # noqa: E402
-from ttrlib.maps import (  # noqa: E402
+from ttrlib import Game, maps
+from ttrlib.board import board_from_dict, teaching_board
+from ttrlib.errors import BoardError
+from ttrlib.maps import (
     READABLE_PX,
     board_description,
     board_svg,
-    draw_board,
     map_html,
     readable_width,
 )
 
 NS = "{http://www.w3.org/2000/svg}"
-# The card letters, written out by hand (shared/rules: P W B Y O K R G; K is black).
+# The card letters, written out by hand (P W B Y O K R G; K is black).
 LETTERS = {"purple": "P", "white": "W", "blue": "B", "yellow": "Y", "orange": "O",
            "black": "K", "red": "R", "green": "G"}
 # A bold character is at most 0.78 font sizes wide, a line 1.25 high (checked in Chromium).
@@ -158,10 +152,9 @@ def test_bad_positions_are_rejected_naming_the_entry(positions, words):
         assert w in str(info.value), str(info.value)
 
 
-@pytest.mark.parametrize("draw", [board_svg, draw_board])
-def test_a_board_without_positions_cannot_be_drawn(draw):
+def test_a_board_without_positions_cannot_be_drawn():
     with pytest.raises(BoardError, match="board 'tiny' has no 'positions'"):
-        draw(board_from_dict(small()))
+        board_svg(board_from_dict(small()))
 
 
 def test_a_small_board_with_two_cities_at_one_place_is_drawn_apart():
@@ -421,20 +414,6 @@ def test_a_ticket_offer_is_listed_as_an_offer(board):
     assert "Tickets on offer, ringed on the map: Bombay - Madras (4 points)" in desc
 
 
-# --- the matplotlib picture, for old callers ---------------------------------------------------
-def test_the_matplotlib_map_draws_every_track_and_marks_claimed_ones(board):
-    claimed = {board.routes[0].id: 0, board.routes[5].id: 3}
-    fig, ax = plt.subplots()
-    draw_board(board, claimed, ax=ax)
-    colour_lines = [ln for ln in ax.lines if ln.get_linewidth() in (3.2, 4.4)]
-    assert len(colour_lines) == len(board.routes)
-    badges = sorted(t.get_text() for t in ax.texts if t.get_text() in ("A1", "B2"))
-    assert badges == ["A1", "B2"]
-    tunnels = {r.group or r.id for r in board.routes if r.is_tunnel}
-    assert sum(t.get_text().startswith("▲") for t in ax.texts) == len(tunnels)
-    plt.close(fig)
-
-
 def test_team_game_map_updates_after_every_claim():
     from ttrlib import actions as act
     from ttrlib.widgets import TeamGame
@@ -476,7 +455,7 @@ def test_ticket_offer_is_shown_on_the_map():
     s.close()
 
 
-# --- readable on a narrow screen (issue 21, item 3) -----------------------------------------
+# --- readable on a narrow screen -----------------------------------------
 def _label_sizes(svg: str) -> list[tuple[str, float]]:
     """The font size of every label of the map: city names, tunnel numbers, the key and the
     ticket list, the title (the letters inside train spaces are not labels)."""

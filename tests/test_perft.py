@@ -1,4 +1,4 @@
-"""Perft-style completeness check (issue 11, item 5): in hundreds of positions of 4- and 6-player
+"""Perft-style completeness check: in hundreds of positions of 4- and 6-player
 games, the engine's ``legal_actions()`` is exactly the set that ``perft_rules`` lists from the
 rules reference alone; ``apply`` accepts every one of them (on a copy) and refuses near misses
 (one card more or less, the wrong place, a locomotive moved between hand and cardholder, a
@@ -20,6 +20,7 @@ import pytest
 
 from ttrlib import CardCounts, Game, IllegalMove, Phase
 from ttrlib import actions as act
+from ttrlib.rules import table
 from ttrlib.save import state_data
 
 # --------------------------------------------------------------------------------------------
@@ -393,3 +394,22 @@ def test_the_positions_reach_the_corners():
     tunnels = [s["tunnel"] for s in states if s["phase"] == "tunnel"]
     assert any(rules.tunnel_colour(t) == rules.LOCO for t in tunnels)  # U5
     assert any(len(t["revealed"]) == 3 for t in tunnels)  # U6: the 4-card tunnel reveals 3
+
+
+def test_each_family_lists_exactly_its_own_actions():
+    """The perft run against the families directly (``rules.table``): at every kept position,
+    each row of the phase lists, on the bare state, exactly the actions of its type that the
+    independent enumerator allows, and no row lists an action of another type."""
+    for name, game in positions():
+        state = state_data(game.state)
+        expected = rules.legal_actions(state)
+        rows = [(kind, rule) for (phase, kind), rule in table.RULES.items()
+                if phase is game.state.phase]
+        listed: set = set()
+        for kind, rule in rows:
+            own = [a for a in rule.legal(game.state)]
+            assert all(type(a) is kind for a in own), f"{name}: {kind.__name__} lists others"
+            got = {canonical(a) for a in own}
+            assert len(got) == len(own), f"{name}: {kind.__name__} lists an action twice"
+            listed |= got
+        assert listed == expected, (name, sorted(listed ^ expected, key=repr)[:5])

@@ -1,6 +1,6 @@
 """The actions a seat can take: small frozen dataclasses passed to ``Game.apply``.
 
-Every pending decision is a phase of the game (see ``ttrlib.game.Phase``); each action below
+Every pending decision is a phase of the game (see ``ttrlib.state.Phase``); each action below
 belongs to one or more phases:
 
 ==================  ===================================================  ==========

@@ -70,7 +70,7 @@ else:  # pragma: no cover - Python 3.10
 
 GRAY = "gray"
 MAX_ROUTE_LENGTH = 8
-MAX_TUNNEL = 6  # U1: Team Asia reveals 4-6, Europe 3
+MAX_TUNNEL = 6  # U1: Team Asia reveals 4-6, Europe 3 (the most a saved reveal may hold)
 TEAM_ASIA_TUNNELS = (4, 5, 6)  # U1: "a tunnel route carries a number from 4 to 6"
 EUROPE_TUNNEL = 3  # U1: "classic Europe tunnels reveal 3"
 MAX_DEPTH = 8  # a board file nests 4 levels deep (positions: table, city, [x, y])
@@ -89,12 +89,24 @@ class Route:
     b: str
     length: int
     color: Color | None
-    tunnel: int = 0
+    reveals: int = 0  # U1: the cards a tunnel turns up; 0: not a tunnel
     group: str = ""
+
+    def __init__(self, id: str, a: str, b: str, length: int, color: Color | None,
+                 reveals: int = 0, group: str = "", *, tunnel: int | None = None):
+        """``tunnel=`` is the older name of ``reveals`` (notebooks and callers use it)."""
+        for name, value in (("id", id), ("a", a), ("b", b), ("length", length), ("color", color),
+                            ("reveals", reveals if tunnel is None else tunnel), ("group", group)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def tunnel(self) -> int:
+        """The older name of ``reveals``, kept for notebooks."""
+        return self.reveals
 
     @property
     def is_tunnel(self) -> bool:
-        return self.tunnel > 0
+        return self.reveals > 0
 
     @property
     def is_gray(self) -> bool:
@@ -106,7 +118,7 @@ class Route:
 
     def describe(self) -> str:
         colour = "gray" if self.color is None else self.color.value
-        kind = f" tunnel (reveals {self.tunnel})" if self.tunnel else ""
+        kind = f" tunnel (reveals {self.reveals})" if self.reveals else ""
         return f"{self.a} - {self.b}, {self.length} {colour}{kind}"
 
 
@@ -348,7 +360,7 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
             raise _fail(source, f"routes (group {g!r})", "field 'group' joins tracks with different cities")
         if not 2 <= len(members) <= 3:
             raise _fail(source, f"routes (group {g!r})", "a group has 2 or 3 parallel tracks")
-        if len({(r.length, r.tunnel) for r in members}) != 1:
+        if len({(r.length, r.reveals) for r in members}) != 1:
             raise _fail(source, f"routes (group {g!r})",
                         "fields 'length' and 'tunnel' must be the same on parallel tracks")
     pairs: dict[frozenset, str] = {}

@@ -95,8 +95,8 @@ class Distribution:
         if total != 1:
             raise ValueError(f"probabilities must sum to exactly 1, not {total}")
         self._pmf = dict(sorted(clean.items()))
-        self._mean = None
-        self._hash = None
+        self._mean: Fraction | None = None
+        self._hash: int | None = None
 
     @classmethod
     def _from_weights(cls, weights: dict[int, int], total: int) -> Distribution:
@@ -227,7 +227,7 @@ class Distribution:
 # --- checking arguments (shared by odds and simulate, so every caller refuses alike) ----------
 
 
-def _as_counts(cards: Any, what: str) -> CardCounts:
+def cards_arg(cards: Any, what: str) -> CardCounts:
     if isinstance(cards, CardCounts):
         return cards
     if cards is None:
@@ -240,7 +240,7 @@ def _as_counts(cards: Any, what: str) -> CardCounts:
         raise ValueError(f"{what}: {e}") from None
 
 
-def _count_arg(value: Any, what: str) -> int:
+def count_arg(value: Any, what: str) -> int:
     if type(value) is int and value >= 0:  # fast path
         return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -251,11 +251,11 @@ def _count_arg(value: Any, what: str) -> int:
     return value
 
 
-def _pile_size_arg(pile_size: Any, pool_size: int, what: str = "pile_size") -> int:
+def pile_size_arg(pile_size: Any, pool_size: int, what: str = "pile_size") -> int:
     """The draw pile's size: the whole pool by default, never more than the pool."""
     if pile_size is None:
         return pool_size
-    pile_size = _count_arg(pile_size, what)
+    pile_size = count_arg(pile_size, what)
     if pile_size > pool_size:
         raise ValueError(f"{what} ({pile_size}) cannot exceed the number of unseen cards in "
                          f"the pool ({pool_size})")
@@ -321,7 +321,7 @@ def cards_turned(pile_size: int, discard_size: int, reveal: int) -> tuple[int, i
     return from_pile, min(reveal - from_pile, discard_size)
 
 
-def _draws(pool: CardCounts, pile_size: int | None, discard: CardCounts, color: Color,
+def reveal_draws(pool: CardCounts, pile_size: int | None, discard: CardCounts, color: Color,
            reveal: int) -> tuple[int, int, int, int, int, int]:
     """The reveal as two independent draws, ``(N, K, n, M, KM, r)``: ``n`` cards from the ``N``
     of the pool (``K`` of them matching, U2 / U5), then ``r`` from the ``M`` of the reshuffled
@@ -356,14 +356,14 @@ def hypergeom_law(N: int, K: int, n: int) -> Distribution:
     >>> hypergeom_law(110, 14, 4).prob(0)  # U5: a locomotives-only 4-card tunnel, fresh deck
     Fraction(221464, 384879)
     """
-    N, K, n = (_count_arg(v, what) for v, what in ((N, "N"), (K, "K"), (n, "n")))
+    N, K, n = (count_arg(v, what) for v, what in ((N, "N"), (K, "K"), (n, "n")))
     if K > N or n > N:
         raise ValueError(f"need K <= N and n <= N (got N={N}, K={K}, n={n})")
-    return _law(N, K, n, 0, 0, 0)
+    return two_draw_law(N, K, n, 0, 0, 0)
 
 
 @lru_cache(maxsize=4096)
-def _law(N: int, K: int, n: int, M: int, KM: int, r: int) -> Distribution:
+def two_draw_law(N: int, K: int, n: int, M: int, KM: int, r: int) -> Distribution:
     """``n`` cards from ``N`` (``K`` matching) plus, independently, ``r`` from ``M`` (``KM``)."""
     if r == 0:  # the common case, in one loop
         total = comb(N, n)
@@ -379,11 +379,11 @@ def _law(N: int, K: int, n: int, M: int, KM: int, r: int) -> Distribution:
         return Distribution._trusted(pmf)
     w1 = _hypergeom_weights(N, K, n)
     w2 = _hypergeom_weights(M, KM, r)
-    w: dict[int, int] = {}
+    both: dict[int, int] = {}
     for i, a in w1.items():
         for j, b in w2.items():
-            w[i + j] = w.get(i + j, 0) + a * b
-    return Distribution._from_weights(dict(sorted(w.items())), comb(N, n) * comb(M, r))
+            both[i + j] = both.get(i + j, 0) + a * b
+    return Distribution._from_weights(dict(sorted(both.items())), comb(N, n) * comb(M, r))
 
 
 # --- the chance node --------------------------------------------------------------------------
@@ -427,13 +427,13 @@ class TunnelReveal:
 
     def __init__(self, pool: Mapping | CardCounts, pile_size: int | None,
                  discard: Mapping | CardCounts | None, color: Color | str, reveal: int):
-        pool = _as_counts(pool, "pool")
+        pool = cards_arg(pool, "pool")
         set_ = object.__setattr__
         set_(self, "pool", pool)
-        set_(self, "pile_size", _pile_size_arg(pile_size, len(pool)))
-        set_(self, "discard", _as_counts(discard, "discard"))
+        set_(self, "pile_size", pile_size_arg(pile_size, len(pool)))
+        set_(self, "discard", cards_arg(discard, "discard"))
         set_(self, "color", Color.parse(color))
-        set_(self, "reveal", _count_arg(reveal, "reveal"))
+        set_(self, "reveal", count_arg(reveal, "reveal"))
 
     @classmethod
     def _checked(cls, pool: CardCounts, pile_size: int, discard: CardCounts, color: Color,
@@ -461,26 +461,26 @@ class TunnelReveal:
         route = view.board.route(route) if isinstance(route, str) else route
         if isinstance(payment, tuple):
             hand, holder = payment
-            cards = _as_counts(hand, "hand") + _as_counts(holder, "cardholder")
+            cards = cards_arg(hand, "hand") + cards_arg(holder, "cardholder")
         else:
             cards = payment.cards
         color = claim_color(cards)
         if color is None:
             raise ValueError("a claim is paid in one colour plus locomotives, not "
                              f"{cards.describe()}")
-        return cls._checked(view.unseen, view.draw_pile_size, view.discard, color, route.tunnel)
+        return cls._checked(view.unseen, view.draw_pile_size, view.discard, color, route.reveals)
 
     # --- U6, C6: where the revealed cards come from --------------------------------------------
     @property
     def from_pile(self) -> int:
         """Cards turned from the draw pile: the top ``reveal`` of it, or all of it (U1, U6)."""
-        return _draws(self.pool, self.pile_size, self.discard, self.color, self.reveal)[2]
+        return reveal_draws(self.pool, self.pile_size, self.discard, self.color, self.reveal)[2]
 
     @property
     def from_discard(self) -> int:
         """Cards turned from the reshuffled discard pile once the draw pile runs out, as far as
         the discard goes (U6, C6)."""
-        return _draws(self.pool, self.pile_size, self.discard, self.color, self.reveal)[5]
+        return reveal_draws(self.pool, self.pile_size, self.discard, self.color, self.reveal)[5]
 
     @property
     def shown(self) -> int:
@@ -496,7 +496,7 @@ class TunnelReveal:
         of its matching cards. The ``from_discard`` cards are a random part of the known
         discard, independent of the first: a second hypergeometric count. The law is the sum.
         """
-        return _law(*_draws(self.pool, self.pile_size, self.discard, self.color, self.reveal))
+        return two_draw_law(*reveal_draws(self.pool, self.pile_size, self.discard, self.color, self.reveal))
 
     def sample(self, rng: Any) -> tuple[Color, ...]:
         """One physical reveal, in the order the cards are turned: ``rng`` (a

@@ -1,6 +1,6 @@
 """Errors raised by ttrlib. Every one is a ``ValueError`` with a single meaning.
 
-``IllegalMove`` and its subclasses name the rule id from ``shared/rules/team-asia.md`` and the
+``IllegalMove`` and its subclasses name the rule id from ``docs/team-asia-rules.md`` and the
 reason; a rejected action never changes the game.
 
 >>> str(IllegalClaim("K1", "cards in your teammate's hand cannot pay for your route"))

@@ -43,7 +43,8 @@ class Event:
         """The event ``to_dict`` wrote; ``SaveError`` names what is wrong with a bad table."""
         if not isinstance(data, dict):
             raise SaveError(f"event: must be a table, not {type(data).__name__}")
-        cls = KINDS.get(data.get("kind")) if isinstance(data.get("kind"), str) else None
+        kind = data.get("kind")
+        cls = KINDS.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise SaveError(f"event: 'kind' must be one of {sorted(KINDS)}")
         names = {f.name for f in dataclasses.fields(cls)}

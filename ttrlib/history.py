@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Union
 
 import numpy as np
@@ -33,6 +33,7 @@ import numpy as np
 from . import actions as act
 from .errors import SaveError, shown
 from .plain import action_from_plain, to_plain
+from .state import GameState
 
 #: The bit generators whose state a history can hold (numpy's own).
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
@@ -54,6 +55,21 @@ class Reseed:
 
 
 Step = Union[act.Action, Resample, Reseed]
+
+
+def first_difference(state: GameState, other: GameState) -> str | None:
+    """The first field in which two states differ (generators by their state), or ``None``: a
+    history replayed from its start must give the game's state exactly."""
+    for f in fields(GameState):
+        if f.name == "held":  # always empty between actions
+            continue
+        mine, theirs = getattr(state, f.name), getattr(other, f.name)
+        if f.name == "rng":
+            if rng_state(mine) != rng_state(theirs):
+                return f.name
+        elif mine is not theirs and mine != theirs:
+            return f.name
+    return None
 
 
 def rng_state(generator: np.random.Generator) -> dict:

@@ -1,5 +1,5 @@
 """The board map: an SVG drawn from the board (:func:`board_svg`), its text alternative for screen
-readers (:func:`board_description`), and the older matplotlib picture (:func:`draw_board`).
+readers (:func:`board_description`), and the map in a scrolling frame for a page (:func:`map_html`).
 
 The SVG shows every track as its train spaces, one small rectangle per space, filled in the
 track's colour and carrying the colour's letter (the card letters of :mod:`ttrlib.display`, so
@@ -13,8 +13,6 @@ The layout depends on the board only, never on the claims or tickets, so the map
 after a claim differs from the one before exactly in that track. Cities are pushed apart where
 the train spaces of a short track would not fit (a nudge of the projection), and every label and
 marker is put at the first of several candidate places that covers no track, city or other label.
-
-``import ttrlib.maps`` does not import matplotlib; :func:`draw_board` imports it when called.
 
 >>> from ttrlib.board import teaching_board
 >>> svg = board_svg(teaching_board(), {"delhi-lahore-1": 0})
@@ -311,6 +309,7 @@ def _place(candidates, obstacles: _Obstacles, mine, others) -> tuple[Box, bool]:
             return box, True
         if score is None or (hits, -margin) < score:
             best, score = box, (hits, -margin)
+    assert best is not None, "no candidate place"
     return best, False
 
 
@@ -360,11 +359,11 @@ def _geometry(board: Board, room: dict[str, float]):
     xs = [p[0] for p in xy.values()]
     ys = [p[1] for p in xy.values()]
     left, top = min(xs) - MARGIN - 90, min(ys) - MARGIN - 30 - HEAD
-    xy = {c: (x - left, y - top) for c, (x, y) in xy.items()}
-    spaces = _lay_spaces(board, {c: list(p) for c, p in xy.items()}, end_gaps)
-    width = max(x for x, _ in xy.values()) + MARGIN + 90
-    height = max(y for _, y in xy.values()) + MARGIN + 30
-    return xy, spaces, width, height
+    moved = {c: (x - left, y - top) for c, (x, y) in xy.items()}
+    spaces = _lay_spaces(board, {c: list(p) for c, p in moved.items()}, end_gaps)
+    width = max(x for x, _ in moved.values()) + MARGIN + 90
+    height = max(y for _, y in moved.values()) + MARGIN + 30
+    return moved, spaces, width, height
 
 
 @lru_cache(maxsize=16)
@@ -381,6 +380,7 @@ def _layout(board: Board, positions: tuple) -> Layout:
             break
         for c in crowded:
             room[c] += 20.0
+    assert best is not None  # LABEL_ROUNDS >= 1
     return best[1]
 
 
@@ -429,7 +429,8 @@ def _place_all(board: Board, xy, spaces, width, height) -> tuple[Layout, list[st
     for city in sorted(xy, key=lambda c: (-degree[c], c)):
         x0, y0, x1, y1 = text_box(0, 0, city, CITY_FONT)
         others = [lambda b, p=p: _gap(b, *p) for c, p in xy.items() if c != city]
-        box, clear = _place(_around(*xy[city], x1 - x0, y1 - y0, RING_R + 2), obstacles,
+        cx, cy = xy[city]
+        box, clear = _place(_around(cx, cy, x1 - x0, y1 - y0, RING_R + 2), obstacles,
                             lambda b, p=xy[city]: _gap(b, *p), others)
         if not clear:
             crowded.append(city)
@@ -455,7 +456,7 @@ def _letter_key() -> tuple[str, str]:
 
 
 def _mark_text(route: Route) -> str:
-    return f"\u25b2{route.tunnel}"
+    return f"\u25b2{route.reveals}"
 
 
 def _tickets(board: Board, tickets: Iterable) -> list[Ticket]:
@@ -643,7 +644,7 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
     for rid, (x, y) in lay.markers.items():
         r = board.route(rid)
         x0, y0, x1, y1 = text_box(x, y, _mark_text(r), MARK_FONT)
-        m = _sub(marks, "g", class_="ttr-tunnel-mark", data_route=rid, data_reveals=r.tunnel)
+        m = _sub(marks, "g", class_="ttr-tunnel-mark", data_route=rid, data_reveals=r.reveals)
         _sub(m, "title", f"{r.a} - {r.b}, {tunnel_words(r)}")
         _sub(m, "rect", x=x0 - 2, y=y0, width=x1 - x0 + 4, height=y1 - y0, rx=3.0,
              fill="#efe3d3", stroke="#795548", stroke_width=1.0)
@@ -683,8 +684,8 @@ def board_svg(board: Board, claimed: Mapping[str, int] | None = None, *,
 
 
 #: No text of the map is drawn smaller than this (CSS pixels) on any screen: the city names,
-#: the tunnel numbers, the key, the ticket list and the title (issue 21: at 400 px the map
-#: shrank to 370 px and its names to 5 px). The letters inside the train spaces and the seats
+#: the tunnel numbers, the key, the ticket list and the title (at 400 px the map once shrank
+#: to 370 px and its names to 5 px). The letters inside the train spaces and the seats
 #: on claimed tracks repeat what the fill colour and the team pattern show; they stay smaller.
 READABLE_PX = 11.0
 
@@ -707,45 +708,3 @@ def map_html(board: Board, claimed: Mapping[str, int] | None = None, **svg_args)
             f'overflow-y: hidden; -webkit-overflow-scrolling: touch;">'
             f'<div style="min-width: {readable_width(board)}px">{svg}</div></div>')
 
-
-def draw_board(board: Board, claimed: Mapping[str, int] | None = None, *, ax=None,
-               title: str | None = None):
-    """The older matplotlib picture of ``board`` (kept for old callers; :func:`board_svg` is the
-    map to show). ``claimed`` maps route ids to seats. Returns the matplotlib axes."""
-    import matplotlib.pyplot as plt
-
-    lay = layout(board)
-    claimed = dict(claimed or {})
-    if ax is None:
-        _, ax = plt.subplots(figsize=(11, 7.5))
-    for r in board.routes:
-        owner = claimed.get(r.id)
-        colour = GRAY_ROUTE if r.is_gray else CARD_LOOKS[r.color].fill
-        first, last = lay.spaces[r.id][0], lay.spaces[r.id][-1]
-        ux, uy = math.cos(math.radians(first.angle)), math.sin(math.radians(first.angle))
-        xs = [first.cx - ux * first.length / 2, *(s.cx for s in lay.spaces[r.id]),
-              last.cx + ux * last.length / 2]
-        ys = [first.cy - uy * first.length / 2, *(s.cy for s in lay.spaces[r.id]),
-              last.cy + uy * last.length / 2]
-        ax.plot(xs, ys, color=TEAM_FILLS[team_of(owner)] if owner is not None else colour,
-                lw=4.4 if owner is not None else 3.2, marker="s", ms=5, zorder=2,
-                ls="-")
-        if owner is not None:
-            ax.text(xs[len(xs) // 2], ys[len(ys) // 2], seat_name(owner), fontsize=7.5,
-                    ha="center", va="center", fontweight="bold", zorder=4, color="white",
-                    bbox=dict(boxstyle="round,pad=0.2", fc=TEAM_FILLS[team_of(owner)], ec="none"))
-    for rid, (x, y) in lay.markers.items():
-        ax.text(x, y, _mark_text(board.route(rid)), ha="center", va="center", fontsize=9,
-                zorder=3, bbox=dict(boxstyle="round,pad=0.15", fc="#efe3d3", ec="#795548"))
-    for city, (x, y) in lay.cities.items():
-        ax.scatter([x], [y], s=46, color="#b71c1c", edgecolor="white", zorder=5)
-        ax.text(*lay.labels[city], city, fontsize=8.5, fontweight="bold", zorder=6,
-                ha="center", va="center")
-    tunnels = sum(r.is_tunnel for r in board.routes)
-    ax.set_title(title or f"{board.name}: {len(board.cities)} cities, {len(board.routes)} tracks, "
-                 f"{tunnels} tunnels", fontsize=11)
-    ax.set_xlim(0, lay.width)
-    ax.set_ylim(lay.height, 0)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    return ax

@@ -1,4 +1,4 @@
-"""The log in English: one sentence per event (``ttrlib.events``), as a seat may read it.
+"""The log in English: one sentence per event (``ttrlib.events``), as every seat reads it.
 
 The rules produce facts; this module words them. Every event in the log is public (I1), so
 every seat reads the same sentence, with one exception decided here: a tunnel attempt whose
@@ -17,22 +17,29 @@ from collections.abc import Iterable
 
 from . import events as ev
 from .seats import seat_name, team_name
-from .state import END_TRIGGER_TRAINS
-from .words import plural
+from .state import END_TRIGGER_TRAINS, FACE_UP, SETUP_TICKETS_DEALT, STARTING_HAND
+from .words import number_word, plural
 
 
 def text(event: ev.Event, seat: int | None = None, *, reveal: bool = True) -> str:
-    """The sentence ``seat`` (``None``: anyone) reads for ``event``. ``reveal=False`` tells a
-    tunnel attempt with its revealed cards still face down (U1)."""
+    """The sentence for ``event``, the same for every reader (every event is public, I1).
+    ``reveal=False`` tells a tunnel attempt with its revealed cards still face down (U1).
+    ``seat`` is not read: it stays only for the callers that still pass their reader."""
     if not reveal and isinstance(event, ev.TunnelTried):
-        return (f"{seat_name(event.seat)} lays down {event.cards.describe()} for the tunnel "
+        return (f"{_who(event)} lays down {event.cards.describe()} for the tunnel "
                 f"{event.a} - {event.b}; its cards are turned up one by one... (U1)")
     return _WORDS[type(event)](event)
 
 
 def lines(events: Iterable[ev.Event], seat: int | None = None) -> list[str]:
-    """The sentences of several events, in order."""
-    return [text(e, seat) for e in events]
+    """The sentences of several events, in order (``seat``: as in ``text``, not read)."""
+    return [text(e) for e in events]
+
+
+def _who(e: ev.Event) -> str:
+    """The name of the seat that acted (every event worded this way has one)."""
+    assert e.seat is not None, e
+    return seat_name(e.seat)
 
 
 def _where(slot: int | None) -> str:
@@ -44,7 +51,7 @@ def _place(to: str | None) -> str:
 
 
 def _draw(e: ev.Draw) -> str:
-    who = seat_name(e.seat)
+    who = _who(e)
     if e.step == "locomotive":
         return (f"{who} takes the face-up locomotive; it goes to the team cardholder and ends "
                 "the draw (D2)")
@@ -57,18 +64,19 @@ def _draw(e: ev.Draw) -> str:
 
 def _tunnel(e: ev.TunnelTried) -> str:
     shown = ", ".join(c.value for c in e.revealed) or "nothing (no cards left, U6)"
-    return (f"{seat_name(e.seat)} tries the tunnel {e.a} - {e.b}: revealed {shown}; "
+    return (f"{_who(e)} tries the tunnel {e.a} - {e.b}: revealed {shown}; "
             f"{plural(e.extra, 'extra card')} owed (U1, U2)")
 
 
 _WORDS = {
-    ev.Setup: lambda e: f"{e.players} players; each is dealt 4 train cards and 5 tickets",
+    ev.Setup: lambda e: (f"{e.players} players; each is dealt {STARTING_HAND} train cards and "
+                         f"{SETUP_TICKETS_DEALT} tickets"),
     ev.Reshuffle: lambda e: (f"the draw pile is empty: {plural(e.count, 'discarded card')} "
                              "shuffled into a new draw pile (C6)"),
     ev.NoReset: lambda e: ("three face-up locomotives stay: the cards left could never make a "
                            "row with fewer, so there is no reset (C5 policy)"),
-    ev.Reset: lambda e: ("three face-up locomotives: the row is discarded and five new cards "
-                         "are turned up (C5)"),
+    ev.Reset: lambda e: ("three face-up locomotives: the row is discarded and "
+                         f"{number_word(FACE_UP)} new cards are turned up (C5)"),
     ev.Draw: _draw,
     ev.Placed: lambda e: f"{seat_name(e.seat)} puts the first card in {_place(e.to)} (D1)",
     ev.TicketsPlaced: lambda e: f"{team_name(e.team)} places its 2 shared tickets (T1)",

@@ -29,7 +29,6 @@ Fraction(214389, 641465)
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,13 +39,13 @@ from .cards import EMPTY, CardCounts, Color
 from .chance import (
     Distribution,
     TunnelReveal,
-    _as_counts,
-    _count_arg,
-    _draws,
-    _law,
-    _pile_size_arg,
+    cards_arg,
+    count_arg,
     hypergeom_law,
     matching,
+    pile_size_arg,
+    reveal_draws,
+    two_draw_law,
 )
 
 __all__ = [
@@ -77,7 +76,7 @@ def matching_count(cards: Mapping | CardCounts, color: Color | str) -> int:
     >>> matching_count(standard_deck(), "red"), matching_count(standard_deck(), "locomotive")
     (26, 14)
     """
-    return matching(_as_counts(cards, "cards"), Color.parse(color))
+    return matching(cards_arg(cards, "cards"), Color.parse(color))
 
 
 def tunnel_extra_cost(
@@ -129,18 +128,18 @@ def tunnel_extra_cost(
     Distribution({0: Fraction(1, 1)})
     """
     if type(pool) is not CardCounts:
-        pool = _as_counts(pool, "pool")
+        pool = cards_arg(pool, "pool")
     if type(color) is not Color:
         color = Color.parse(color)
     if type(reveal) is not int or reveal < 0:
-        reveal = _count_arg(reveal, "reveal")
+        reveal = count_arg(reveal, "reveal")
     if deck_size is not None and not (type(deck_size) is int and 0 <= deck_size <= len(pool)):
-        deck_size = _pile_size_arg(deck_size, len(pool), "deck_size")  # refuses it, or an int
+        deck_size = pile_size_arg(deck_size, len(pool), "deck_size")  # refuses it, or an int
     if discard is None:
         discard = EMPTY
     elif type(discard) is not CardCounts:
-        discard = _as_counts(discard, "discard")
-    return _law(*_draws(pool, deck_size, discard, color, reveal))  # TunnelReveal(...).law()
+        discard = cards_arg(discard, "discard")
+    return two_draw_law(*reveal_draws(pool, deck_size, discard, color, reveal))  # TunnelReveal(...).law()
 
 
 # --- float tables (scipy) and the formula (sympy) ----------------------------------------------
@@ -177,9 +176,8 @@ def hypergeom_table(unseen: int, matching: int | Iterable[int], reveal: int) -> 
     import numpy as np
     from scipy.stats import hypergeom
 
-    if isinstance(matching, numbers.Integral):
-        matching = [matching]
-    K = np.asarray(list(matching), dtype=int)[:, None]
+    counts = list(matching) if isinstance(matching, Iterable) else [matching]
+    K = np.asarray(counts, dtype=int)[:, None]
     k = np.arange(reveal + 1)[None, :]
     return hypergeom.pmf(k, unseen, K, reveal)
 

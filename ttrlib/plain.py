@@ -33,6 +33,7 @@ from . import actions as act
 from .board import MAX_NAME as _MAX_NAME  # one bound for every id (the loader's)
 from .cards import CardCounts, Color
 from .errors import ActionError, shown
+from .state import FACE_UP
 
 #: Every action type a client may send, by the name ``to_plain`` writes.
 ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (
@@ -100,9 +101,9 @@ def _field(where: str, name: str, value: Any) -> Any:
                               f"not {shown(value)}")
         return frozenset(_name(where, v) for v in value)
     if name == "source":
-        if value == "deck" or (type(value) is int and 0 <= value < 5):
+        if value == "deck" or (type(value) is int and 0 <= value < FACE_UP):
             return value
-        raise ActionError(f"{where}: 'deck' or a face-up slot 0-4, not {shown(value)}")
+        raise ActionError(f"{where}: 'deck' or a face-up slot 0-{FACE_UP - 1}, not {shown(value)}")
     if name == "to":
         if value in ("hand", "cardholder"):
             return value
@@ -119,7 +120,7 @@ def _name(where: str, value: Any) -> str:
 def _cards(where: str, value: Any) -> CardCounts:
     if not isinstance(value, dict) or len(value) > len(Color):
         raise ActionError(f"{where}: cards as {{colour: count}}, not {shown(value)}")
-    counts = {}
+    counts: dict[Color | str, int] = {}
     for colour, n in value.items():
         try:
             c = Color(colour)

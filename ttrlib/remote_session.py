@@ -28,7 +28,7 @@ import os
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from types import SimpleNamespace
+from typing import NamedTuple
 from urllib.parse import quote
 
 from . import actions as act
@@ -55,6 +55,15 @@ def _seat_number(seat: int | str, players: int = 6) -> int:
         if seat_name(s) == seat:
             return s
     raise TableError(f"no seat {shown(seat)}: a seat is A1, A2, B1, B2, C1 or C2")
+
+
+class _Public(NamedTuple):
+    """The public facts the claim rules read (``claims.PublicFacts``), from the seat's view."""
+
+    board: Board
+    owners: dict[str, int]
+    trains: list[int]
+    players: int
 
 
 class RemoteSeatSession:
@@ -252,10 +261,10 @@ class RemoteSeatSession:
                         for t in range(view.players // 2)]
         return score(view.board, view.players, view.claimed, tickets, team_tickets)
 
-    def _public_state(self) -> SimpleNamespace:
+    def _public_state(self) -> _Public:
         """The public facts the claim rules read (board, claimed routes, trains, players)."""
         v = self._view
-        return SimpleNamespace(board=v.board, owners=v.claimed, trains=list(v.trains),
+        return _Public(board=v.board, owners=v.claimed, trains=list(v.trains),
                                players=v.players)
 
     def claimable_routes(self) -> set[str]:

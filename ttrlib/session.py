@@ -135,7 +135,8 @@ class SeatSession:
         players = self._game.players
         if self._bot_seed is None:  # a set position without a number: public, reproducible
             return [GreedyBot(seed=s) for s in range(players)]
-        return [GreedyBot(seed=[self._bot_seed, s]) for s in range(players)]
+        # a numpy seed sequence (GreedyBot passes it to default_rng; its hint says an int)
+        return [GreedyBot(seed=[self._bot_seed, s]) for s in range(players)]  # type: ignore[arg-type]
 
     def at_seat(self, seat: int) -> "SeatSession":
         """The same game and bots seen from another seat (a hot-seat screen passed on, T1)."""

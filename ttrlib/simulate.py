@@ -30,9 +30,9 @@ from .chance import (
     MATCHING_INDEXES,
     Distribution,
     TunnelReveal,
-    _as_counts,
-    _count_arg,
-    _pile_size_arg,
+    cards_arg,
+    count_arg,
+    pile_size_arg,
 )
 from .events import TunnelTried
 from .state import Phase
@@ -196,10 +196,10 @@ def simulate_extra_cost(
     >>> simulate_extra_cost({"red": 2}, "red", 1, trials=10, seed=0)  # every card matches
     array([ 0, 10])
     """
-    pool = _as_counts(pool, "pool")
-    tunnel = TunnelReveal._checked(pool, _pile_size_arg(deck_size, len(pool), "deck_size"),
-                                   _as_counts(discard, "discard"), Color.parse(color),
-                                   _count_arg(reveal, "reveal"))
+    pool = cards_arg(pool, "pool")
+    tunnel = TunnelReveal._checked(pool, pile_size_arg(deck_size, len(pool), "deck_size"),
+                                   cards_arg(discard, "discard"), Color.parse(color),
+                                   count_arg(reveal, "reveal"))
     return simulate_reveals(tunnel, trials=trials, seed=seed, progress=progress)
 
 
@@ -215,7 +215,7 @@ def simulate_reveals(tunnel: TunnelReveal, *, trials: int, seed: Any,
     only). All randomness comes from ``numpy.random.default_rng(seed)``. It does not use the
     hypergeometric formula, so it checks ``tunnel.law()``.
     """
-    trials = _count_arg(trials, "trials")
+    trials = count_arg(trials, "trials")
     reveal, color = tunnel.reveal, tunnel.color
     rng = np.random.default_rng(seed)
 
@@ -411,10 +411,12 @@ def compare(exact: Distribution, counts: Any, *, alpha: float = 0.001,
     level = cells_alpha / max(len(tested), 1)
     bands = []
     outside = []
+    lo: float
+    hi: float
     for k in range(top):
         if k in tested:
             lo, hi = _cell_band(n, float(probs[k]), level)
-        else:
+        else:  # a sure or impossible value: its band is exact
             lo = hi = n if exact.prob(k) == 1 else 0
         bands.append((lo / n, hi / n))
         if not lo <= obs[k] <= hi and k in tested:
@@ -481,7 +483,7 @@ def simulate_claims(game: Any, payment: Any, trials: int, seed: int, *,
     """
     seat = game.to_move
     route = game.board.route(payment.route)
-    counts = np.zeros(route.tunnel + 1, dtype=np.int64)
+    counts = np.zeros(route.reveals + 1, dtype=np.int64)
     rng = np.random.default_rng(seed)
     steps = range(trials)
     if progress:

@@ -1,6 +1,6 @@
 """One validity check of a game's state: is it a position the rules can reach, and can it go on?
 
-``check_state(game)`` reads the game's attributes by name (``draw_pile``, ``discard``,
+``check_state(state)`` reads the state's fields by name (``draw_pile``, ``discard``,
 ``face_up``, ``hands``, ``holders``, ``known_hand``, ``known_holder``, ``trains``, ``owners``,
 ``ticket_deck``, ``tickets``, ``team_tickets``, ``offers``, ``setup_choices``, ``phase``,
 ``to_move``, ``drawn``, ``taken_slot``, ``first_to``, ``tunnel``, ``final_turns_left``,
@@ -17,7 +17,7 @@ produced); tickets in exactly one place; T1 and T2 (offers, setup choices and ke
 phase); the fields of a pending decision (D1-D3 ``drawn``/``taken_slot``/``first_to``, U1-U7
 ``tunnel``); C5 (no row of 3 face-up locomotives unless the C5 policy keeps it: too few other
 cards now or at the last check, or the bounded resets ran out, as the log shows); E1 (the final round, passes, a game that is over); the event log; and
-last that a game not over has a legal action (``game.legal_actions()``).
+last that a game not over has a legal action (the families' ``legal_*``, ``rules.table``).
 
 ``start_problem(game, origin)`` checks more of the start of a saved game: that it is a deal as
 ``Game.new`` makes one or a position as ``Game.from_position`` makes one, holding nothing a step
@@ -46,7 +46,7 @@ from .cards import CardCounts, Color, standard_deck
 from .chance import extra_cost
 from .errors import shown
 from .events import Draw, Event, NoReset, Over, Reset, Reshuffle, Setup, TicketsPlaced
-from .rules import deck, payments, tracks
+from .rules import deck, payments, table, tracks
 from .seats import PLAYER_COUNTS
 from .state import (
     DRAW_TICKETS,
@@ -68,14 +68,15 @@ PLACES = ("hand", "cardholder")  # D1: where a drawn card goes
 
 def check_state(game: Any, error: type[Exception] | None = None, *,
                 position: bool = False) -> Problem | None:
-    """The first problem of ``game`` (a ``Game``) as ``(field, reason)``, or ``None`` if it is
+    """The first problem of ``game`` (a ``GameState``, or a ``Game``'s state) as ``(field, reason)``, or ``None`` if it is
     valid. With ``error``, raise ``error("field 'F': reason")`` instead of returning a problem.
 
     The one check of a state: ``Game.from_position`` (``position=True``), ``Game.from_json`` and
     the tests' check after every action use it. ``position``: an exact position built by hand may
     have a team at or below the E1 trigger before its final round was announced: the engine
     announces it at the end of the turn being played."""
-    for found in _problems(game, position):
+    state = getattr(game, "state", game)  # a Game is checked through its GameState
+    for found in _problems(state, position):
         if error is not None:
             raise error(f"field {found[0]!r}: {found[1]}")
         return found
@@ -94,7 +95,7 @@ def _problems(game: Any, position: bool) -> Iterator[Problem]:
     if found:
         yield found
         return
-    if game.phase is not Phase.OVER and not game.legal_actions():
+    if game.phase is not Phase.OVER and not table.legal_actions(game):
         yield "phase", (f"the game is not over, yet seat {game.to_move} has no legal action in "
                         f"the {game.phase.value!r} phase")
 

@@ -8,6 +8,18 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(n: int) -> str:
+    """``5 -> "five"`` up to ten, the digits beyond: a rule's number quoted in a sentence.
+
+    >>> number_word(5), number_word(12)
+    ('five', '12')
+    """
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
+
+
 def percent(p, decimals: int = 1) -> str:
     """A chance as a percentage with ``decimals`` decimals, the one formatter of the library.
 

@@ -7,26 +7,45 @@ discard pile (K4). A tunnel route then reveals cards (U1, ``ttrlib.rules.tunnels
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Protocol
+from weakref import WeakKeyDictionary
+
 from .. import actions as act
 from ..board import Board, Route
 from ..cards import CardCounts, Color
 from ..errors import IllegalClaim, IllegalMove, shown
 from ..events import Claimed
+from ..seats import team_of
 from ..state import GameState
 from ..words import plural
 from . import deck, payments, tracks
 from .ending import end_turn
 
 
+class PublicFacts(Protocol):
+    """What the track rules read, all public (I1): a ``GameState``, or the same facts taken
+    from a seat's view (``ttrlib.remote_session``)."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def owners(self) -> dict[str, int]: ...
+    @property
+    def trains(self) -> list[int]: ...
+    @property
+    def players(self) -> int: ...
+
+
 # --- which routes --------------------------------------------------------------------------------
-def is_open(state: GameState, route: Route, seat: int) -> bool:
+def is_open(state: PublicFacts, route: Route, seat: int) -> bool:
     """Unclaimed, and K3 lets ``seat`` claim it."""
     return route.id not in state.owners and (
         not route.group
         or tracks.closed_reason(state.board, route, state.owners, seat, state.players) is None)
 
 
-def open_routes(state: GameState, seat: int) -> dict:
+def open_routes(state: PublicFacts, seat: int) -> dict:
     """Route colour -> ``(length, board index, route)`` of the routes open to ``seat``, sorted
     by length (``Game`` keeps these per seat and brings them up to date)."""
     return {color: [row for row in rows if is_open(state, row[2], seat)]
@@ -51,11 +70,73 @@ def claimable_in(table: dict, trains: int, reach: dict) -> list[Route]:
 
 def claimable_routes(state: GameState, seat: int) -> list[Route]:
     """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
-    reach = payments.longest_payable(state.hands[seat] + state.holders[seat // 2])
-    return claimable_in(open_routes(state, seat), state.trains[seat], reach)
+    reach = _reach(state.hands[seat] + state.holders[team_of(seat)])
+    return claimable_in(_open_now(state, seat), state.trains[seat], reach)
 
 
-def route_problem(state: GameState, seat: int, route_id: str) -> tuple[str, str] | None:
+def legal_claims(state: GameState, seat: int | None = None) -> list[act.Claim]:
+    """Every ``Claim`` that ``check_claim`` accepts from ``seat`` (default: the seat to move)
+    in a TURN, each once, in board order and in ``payments.route_payments`` order per route."""
+    seat = state.to_move if seat is None else seat
+    hand, holder = state.hands[seat], state.holders[team_of(seat)]
+    hl, gl = hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE]
+    out: list[act.Claim] = []
+    groups: dict = {}  # route colour -> payments.way_groups, the same for every route of it
+    for route in claimable_routes(state, seat):
+        keys = groups.get(route.color)
+        if keys is None:
+            keys = groups[route.color] = payments.way_groups(hand, holder, route.color)
+        for ci, hc, gc in keys:
+            out += _claims(route.id, ci, hc, gc, hl, gl, route.length)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _claims(route_id: str, ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
+    """The ``Claim`` actions of one group of ``payments.ways`` (Claims are immutable, so the
+    same objects serve every position with these counts)."""
+    return tuple(act.Claim(route_id, h, g) for h, g in payments.ways(ci, hc, gc, hl, gl, n))
+
+
+@lru_cache(maxsize=16384)
+def _reach(cards: CardCounts) -> dict:
+    """``payments.longest_payable``, cached: the same hand-and-cardholder totals recur."""
+    return payments.longest_payable(cards)
+
+
+# The family's own cache, per state (a copy, or a loaded game, is a new state and starts
+# afresh; a state that is dropped takes its entry with it): for each seat the routes still open
+# to it (``open_routes``) and how many claims they account for.
+_OPEN: WeakKeyDictionary[GameState, dict] = WeakKeyDictionary()
+
+
+def _open_now(state: GameState, seat: int) -> dict:
+    """``open_routes(state, seat)``, kept per state and seat and brought up to date from the
+    routes claimed since: ``owners`` only grows, in claim order, and a claim can close only the
+    claimed route and its parallel tracks (K3)."""
+    owners, board = state.owners, state.board
+    cache = _OPEN.get(state)
+    if cache is None or cache["owners"] is not owners:  # a new state, or owners set anew
+        cache = _OPEN[state] = {"owners": owners}
+    entry = cache.get(seat)
+    if entry is None:
+        lists = open_routes(state, seat)
+    else:
+        known, lists = entry
+        if known == len(owners):
+            return lists
+        new = list(owners)[known:]
+        affected = set(new)
+        for rid in new:
+            affected.update(tracks.parallel_ids(board, board.route(rid)))
+        for color in {board.route(rid).color for rid in affected}:
+            lists[color] = [row for row in lists[color]
+                            if row[2].id not in affected or is_open(state, row[2], seat)]
+    cache[seat] = (len(owners), lists)
+    return lists
+
+
+def route_problem(state: PublicFacts, seat: int, route_id: str) -> tuple[str, str] | None:
     """Why ``seat`` may not claim ``route_id`` whatever cards it lays, as ``(rule, reason)``:
     the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
     depend only on public facts, so any seat may be told."""
@@ -89,14 +170,14 @@ def check_owned(state: GameState, seat: int, hand: CardCounts, holder: CardCount
         missing = hand.minus_available(state.hands[seat])
         raise error("K1", f"your hand lacks {missing.describe()}; you pay from your own hand "
                     "and the team cardholder, never your teammate's hand")
-    if not holder <= state.holders[seat // 2]:
-        missing = holder.minus_available(state.holders[seat // 2])
+    if not holder <= state.holders[team_of(seat)]:
+        missing = holder.minus_available(state.holders[team_of(seat)])
         raise error("K1", f"the team cardholder lacks {missing.describe()}")
 
 
 def take_from(state: GameState, seat: int, hand: CardCounts, holder: CardCounts) -> None:
     """Cards visibly leave a hand and the cardholder (laid down or paid)."""
-    team = seat // 2
+    team = team_of(seat)
     state.hands[seat] -= hand
     state.holders[team] -= holder
     # I1: a known card may have been among those played, so only the surplus stays known.

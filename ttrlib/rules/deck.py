@@ -6,9 +6,10 @@ Effects only: nothing here raises. The checks that guard them are in the familie
 
 from __future__ import annotations
 
-from ..cards import COLORS, CardCounts, Color
+from ..cards import COLORS, CardCounts, Color, standard_deck
 from ..events import Event, NoReset, Reset, Reshuffle
-from ..state import FACE_UP, MAX_FACE_UP_RESETS, GameState
+from ..seats import team_of
+from ..state import FACE_UP, MAX_FACE_UP_RESETS, STARTING_HAND, GameState
 
 #: one card of each colour, as counts (added to a hand or a cardholder)
 ONE = {c: CardCounts._raw(tuple(int(c is d) for d in COLORS)) for c in COLORS}
@@ -41,6 +42,16 @@ def pop_deck(state: GameState) -> Color:
         state.draw_pile = [pile[i] for i in state.rng.permutation(len(pile)).tolist()]
         log_after(state, Reshuffle(count=len(pile)))
     return state.draw_pile.pop()
+
+
+def deal_cards(state: GameState) -> None:
+    """The deal (C4, C5): the 110 cards shuffled, ``STARTING_HAND`` to each seat, the row turned
+    up."""
+    cards = standard_deck().elements()
+    state.draw_pile = [cards[i] for i in state.rng.permutation(len(cards))]
+    for seat in range(state.players):
+        state.hands[seat] = CardCounts.of(pop_deck(state) for _ in range(STARTING_HAND))
+    refill_face_up(state)
 
 
 def refill_face_up(state: GameState) -> None:
@@ -91,6 +102,6 @@ def put(state: GameState, seat: int, card: Color, to: str, *, known: bool) -> No
         if known:
             state.known_hand[seat] += one
     else:
-        state.holders[seat // 2] += one
+        state.holders[team_of(seat)] += one
         if known:
-            state.known_holder[seat // 2] += one
+            state.known_holder[team_of(seat)] += one

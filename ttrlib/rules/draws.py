@@ -1,7 +1,8 @@
 """Drawing train cards (D1-D4) from the deck or the face-up row (C5, C6).
 
-Each action has a check, which may raise ``IllegalDraw`` and changes nothing, and an effect,
-which never raises. The policies where the rulebook is silent are listed in ``ttrlib.game``.
+Each action has a check, which may raise ``IllegalDraw`` and changes nothing, an effect,
+which never raises, and the list of the actions the check accepts (``legal_*``). The policies
+where the rulebook is silent are listed in ``ttrlib.rules``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from .. import actions as act
 from ..cards import Color
 from ..errors import IllegalDraw, shown
 from ..events import Draw, Placed
+from ..seats import team_of
 from ..state import FACE_UP, GameState, Phase
 from . import deck
 from .ending import end_turn
@@ -22,8 +24,8 @@ def _check_source(state: GameState, source, *, second: bool) -> None:
             raise IllegalDraw("C6", "the draw pile and the discard pile are both empty")
         return
     if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < FACE_UP:
-        raise IllegalDraw("D1", "DrawCard.source: draw from 'deck' or a face-up slot 0-4, not "
-                          f"{shown(source)}")
+        raise IllegalDraw("D1", "DrawCard.source: draw from 'deck' or a face-up slot "
+                          f"0-{FACE_UP - 1}, not {shown(source)}")
     card = state.face_up[source]
     if card is None:
         raise IllegalDraw("D1", f"face-up slot {source} is empty")
@@ -48,6 +50,28 @@ def second_sources(state: GameState) -> list:
     return sources
 
 
+# Actions are immutable, so the same objects serve every position that offers them.
+_DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
+_PLACE = (act.PlaceCard("hand"), act.PlaceCard("cardholder"))
+
+
+def legal_draw_first(state: GameState) -> list[act.DrawCard]:
+    """D1, C6: the deck (while it or the discard holds a card) and every face-up card."""
+    out = [_DRAW["deck"]] if state.can_draw_from_deck() else []
+    out += [_DRAW[i] for i, c in enumerate(state.face_up) if c is not None]
+    return out
+
+
+def legal_place(state: GameState) -> tuple[act.PlaceCard, ...]:
+    """D1: the drawn card goes to the hand or to the team cardholder."""
+    return _PLACE
+
+
+def legal_draw_second(state: GameState) -> list[act.DrawCard]:
+    """D3, C6: the second card (``second_sources``)."""
+    return [_DRAW[source] for source in second_sources(state)]
+
+
 # --- D1, D2: the first card --------------------------------------------------------------------
 def check_draw_first(state: GameState, a: act.DrawCard) -> None:
     _check_source(state, a.source, second=False)
@@ -58,8 +82,8 @@ def do_draw_first(state: GameState, a: act.DrawCard) -> None:
     card, slot = _take(state, a.source)
     if slot is not None and card is Color.LOCOMOTIVE:
         # D2: a face-up locomotive as first card is the whole draw, and goes to the cardholder.
-        state.holders[seat // 2] += deck.ONE[card]
-        state.known_holder[seat // 2] += deck.ONE[card]
+        state.holders[team_of(seat)] += deck.ONE[card]
+        state.known_holder[team_of(seat)] += deck.ONE[card]
         deck.log(state, Draw(seat=seat, step="locomotive", slot=slot, card=card))
         deck.replace(state, slot)
         end_turn(state)
@@ -80,8 +104,9 @@ def check_place(state: GameState, a: act.PlaceCard) -> None:
 
 def do_place(state: GameState, a: act.PlaceCard) -> None:
     seat = state.to_move
-    slot = state.taken_slot
-    deck.put(state, seat, state.drawn, a.to, known=slot is not None)
+    slot, card = state.taken_slot, state.drawn
+    assert card is not None  # PLACE_CARD waits with the drawn card (D1)
+    deck.put(state, seat, card, a.to, known=slot is not None)
     state.first_to = a.to
     state.drawn = None
     state.taken_slot = None

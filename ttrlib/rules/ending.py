@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from ..events import FinalRound, Over
+from ..seats import team_of
 from ..state import END_TRIGGER_TRAINS, GameState, Phase
 from . import deck
 
@@ -27,7 +28,7 @@ def end_turn(state: GameState, passed: bool = False) -> None:
     elif any(state.team_trains(t) <= END_TRIGGER_TRAINS for t in range(state.teams)):
         # E1: every player, this one included, gets one final turn.
         state.final_turns_left = state.players
-        deck.log(state, FinalRound(seat=seat, team=seat // 2))
+        deck.log(state, FinalRound(seat=seat, team=team_of(seat)))
     if state.final_turns_left == 0 or state.passes_in_a_row >= state.players:
         state.phase = Phase.OVER
         deck.log(state, Over())

@@ -12,7 +12,7 @@ path fast takes more code than the rest of scoring together. Speed: ``benchmarks
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from math import inf
 
@@ -91,7 +91,9 @@ def _piece_trail(edges: list[Edge]) -> int:
     found = _bounded_search(edges, SEARCH_BUDGET)
     if found is not None:
         return found
-    return _program_trail(edges)[1]
+    trail = _program_trail(edges)
+    assert trail is not None  # without a parent every set of routes qualifies (the empty one)
+    return int(trail[1])
 
 
 def _suppress_degree_two(edges: list[Edge]) -> list[Edge]:
@@ -172,7 +174,7 @@ def _bounded_search(edges: list[Edge], budget: int) -> int | None:
 # with 0, 1, 2 ends. A bridge is the block of one route: crossed once, it leaves c odd. Each block
 # is solved with every cut city below it carrying the combined table of the branches there (a
 # door into them), and passes its own table up. The stars of small blocks that took the integer
-# program seconds (issue 18) take milliseconds so.
+# program seconds take milliseconds so.
 
 
 def _blocks(edges: list[Edge]) -> list[list[int]]:
@@ -213,7 +215,7 @@ def _blocks(edges: list[Edge]) -> list[list[int]]:
                     up = stack[-1][0]
                     low[up] = min(low[up], low[city])
                     if low[city] >= order[up]:  # up cuts city's subtree off: a block ends
-                        block = []
+                        block: list[int] = []
                         while not block or block[-1] != via:
                             block.append(path.pop())
                         blocks.append(block)
@@ -249,7 +251,7 @@ def _block_tree_trail(edges: list[Edge], blocks: list[list[int]]) -> int:
                     downwards.append(d)
     tables: dict[int, Table] = {}
     branch_length: dict[int, int] = {}
-    best = 0
+    best: float = 0
     wide = []  # (block, tables below) of blocks left to the integer program: their best waits
     for b in reversed(downwards):
         branch_length[b] = sum(w for _, _, w in routes[b]) + sum(
@@ -265,8 +267,9 @@ def _block_tree_trail(edges: list[Edge], blocks: list[list[int]]) -> int:
             best = max(best, top)
         else:
             if parent[b] is not None:
-                tables[b] = tuple(_program_value(routes[b], combined, parent[b], k)
-                                  for k in range(3))
+                no_end, one, two = (_program_value(routes[b], combined, parent[b], k)
+                                    for k in range(3))
+                tables[b] = (no_end, one, two)
             wide.append((b, combined))
     for b, combined in reversed(wide):  # the root first: a branch too light to beat what is
         if branch_length[b] > best:  # found already is skipped
@@ -280,7 +283,8 @@ def _combine(tables: Iterable[Table]) -> Table:
     total: Table = (0, -inf, -inf)
     for table in tables:
         table = (max(0, table[0]), table[1], table[2])
-        total = tuple(max(total[i] + table[k - i] for i in range(k + 1)) for k in range(3))
+        total = (total[0] + table[0], max(total[0] + table[1], total[1] + table[0]),
+                 max(total[0] + table[2], total[1] + table[1], total[2] + table[0]))
     return total
 
 
@@ -490,9 +494,9 @@ class _TrailProgram:
         self.entries = [(index[c], k, table[k]) for c, table in sorted(below.items())
                         for k in range(3) if table[k] > -inf]
         self.size = self.g + len(self.entries)
-        self.weight = {self.x + e: w for e, (_, _, w) in enumerate(edges)}
+        self.weight: dict[int, float] = {self.x + e: w for e, (_, _, w) in enumerate(edges)}
         self.weight.update({self.g + j: value for j, (_, _, value) in enumerate(self.entries)})
-        self.rows: list[tuple[dict[int, int], float, float]] = []
+        self.rows: list[tuple[Mapping[int, float], float, float]] = []
         self.seen_cuts: set[tuple[frozenset[int], int, int]] = set()
         self.degree = [0] * n
         self.whole = set(range(m)) | set(range(self.odd, self.size))  # z follows from x
@@ -527,6 +531,7 @@ class _TrailProgram:
         if parent is None:
             self.add(counted, -inf, 2)
         else:
+            assert ends is not None  # a block's table entry: so many ends beyond its parent
             self.add(counted, ends, ends)
             self.add({self.z + index[parent]: 1}, 1, inf)
         by_pair: dict[tuple[int, int], list[int]] = {}
@@ -537,7 +542,7 @@ class _TrailProgram:
             for heavier, lighter in zip(ids, ids[1:]):
                 self.add({self.x + heavier: 1, self.x + lighter: -1}, 0, inf)
 
-    def add(self, row: dict[int, int], low: float, high: float) -> None:
+    def add(self, row: Mapping[int, float], low: float, high: float) -> None:
         self.rows.append((row, low, high))
 
     def add_parity_hull(self, bits: list[int]) -> None:

@@ -136,9 +136,6 @@ def ways(ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
     return tuple(w for w in out if w[0].as_tuple()[ci] + w[1].as_tuple()[ci] > 0)
 
 
-def can_pay_route(hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int) -> bool:
-    return length <= longest_payable(hand + holder)[route_color]
-
 
 def longest_payable(cards: CardCounts) -> dict[Color | None, int]:
     """For each route colour (``None`` = gray), the longest route ``cards`` can pay for (K2)."""

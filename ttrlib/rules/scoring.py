@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..board import Board
+from ..seats import team_of, team_seats
 from .network import components, connected, longest_trail  # noqa: F401 (re-exported)
 
 ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}  # E2
@@ -73,11 +74,11 @@ def score(
     teams = players // 2
     rows = []
     for team in range(teams):
-        routes = [board.route(r) for r, s in owners.items() if s // 2 == team]
+        routes = [board.route(r) for r, s in owners.items() if team_of(s) == team]
         route_points = sum(ROUTE_POINTS[r.length] for r in routes)
         component = components((r.a, r.b) for r in routes)
         results = []
-        held = [(t, False) for s in (2 * team, 2 * team + 1) for t in tickets[s]]
+        held = [(t, False) for s in team_seats(team) for t in tickets[s]]
         held += [(t, True) for t in team_tickets[team]]
         for tid, shared in held:
             t = board.ticket(tid)
@@ -88,12 +89,12 @@ def score(
     best_path = max(r[3] for r in rows)
     best_done = max(sum(t.completed for t in r[2]) for r in rows)
     sheets = []
-    for team, route_points, results, path in rows:
-        done = sum(t.completed for t in results)
+    for team, route_points, team_results, path in rows:
+        completed = sum(t.completed for t in team_results)
         express = ASIAN_EXPRESS if path == best_path and best_path > 0 else 0  # E4: ties all score
-        globe = GLOBETROTTER if done == best_done and best_done > 0 else 0  # E5: ties all score
-        total = route_points + sum(t.score for t in results) + express + globe
-        sheets.append((team, route_points, results, path, express, globe, total, done))
+        globe = GLOBETROTTER if completed == best_done and best_done > 0 else 0  # E5: ties all score
+        total = route_points + sum(t.score for t in team_results) + express + globe
+        sheets.append((team, route_points, team_results, path, express, globe, total, completed))
     # E6: points, then completed tickets, then the longest path.
     key = {s[0]: (s[6], s[7], s[3]) for s in sheets}
     return [

@@ -1,19 +1,25 @@
 """Destination tickets: the setup choice (T1), drawing and keeping (T2, T3), sharing (T4).
 
-Each action has a check, which may raise ``IllegalTickets`` and changes nothing, and an effect,
-which never raises.
+Each action has a check, which may raise ``IllegalTickets`` and changes nothing, an effect,
+which never raises, and the list of the actions the check accepts (``legal_*``).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import combinations
+
 from .. import actions as act
-from ..errors import IllegalTickets, clip, shown
+from ..errors import IllegalTickets, SetupError, clip, shown
 from ..events import TicketsDrawn, TicketsKept, TicketsPlaced, TicketsShared
-from ..state import DRAW_TICKETS, SETUP_TICKETS_KEEP, GameState, Phase
+from ..seats import team_of, teammate
+from ..state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, GameState, Phase
 from ..words import plural
 from . import deck
 from .ending import end_turn
 
+CHOOSE_TICKETS_KEEP = 1  # T2: keep at least one of the tickets drawn
+SHARE_MOST = 2  # T4: share one or two private tickets in a turn
 _IDS = "tickets are named by their ids (strings such as 'T07')"
 
 
@@ -29,7 +35,7 @@ def _check_keep(a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -
     unknown = sorted(keep - set(offer))
     if unknown:
         raise IllegalTickets(rule, f"you were not offered {clip(', '.join(unknown))}")
-    need = min(minimum, len(offer))
+    need = _least(minimum, offer)
     if len(keep) < need:
         raise IllegalTickets(rule, f"keep at least {need} of the {plural(len(offer), 'ticket')} offered")
     if not isinstance(a.share, str):
@@ -38,29 +44,70 @@ def _check_keep(a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -
         raise IllegalTickets(rule, "the shared ticket must be one of the tickets you keep")
 
 
+def _least(minimum: int, offer) -> int:
+    """T1, T2: how many of ``offer`` must be kept (all of a smaller offer)."""
+    return min(minimum, len(offer))
+
+
+@lru_cache(maxsize=4096)
+def keep_choices(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets, ...]:
+    """The choices ``_check_keep`` accepts: keep at least ``minimum`` of the offer (every subset
+    once), share one of them (T1, T2)."""
+    out = []
+    for k in range(_least(minimum, offer), len(offer) + 1):
+        for keep in combinations(offer, k):
+            kept = frozenset(keep)
+            out += [act.KeepTickets(kept, share) for share in keep]
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def share_choices(mine: tuple[str, ...]) -> tuple[act.ShareTickets, ...]:
+    """The shares ``check_share`` accepts: one or two of ``mine`` (T4)."""
+    return (tuple(act.ShareTickets([t]) for t in mine)
+            + tuple(act.ShareTickets(pair) for pair in combinations(mine, SHARE_MOST)))
+
+
 def _keep_tickets(state: GameState, seat: int, offer: list[str], a: act.KeepTickets) -> None:
     state.tickets[seat].extend(t for t in offer if t in a.keep and t != a.share)
-    state.team_tickets[seat // 2].append(a.share)
+    state.team_tickets[team_of(seat)].append(a.share)
     # T3 policy: to the bottom, in the order they were offered.
     state.ticket_deck.extend(t for t in offer if t not in a.keep)
 
 
 # --- T1 ----------------------------------------------------------------------------------------
+def deal_tickets(state: GameState) -> None:
+    """T1: the tickets shuffled, ``SETUP_TICKETS_DEALT`` dealt to each seat to choose from."""
+    ids = [t.id for t in state.board.tickets]
+    state.ticket_deck = [ids[i] for i in state.rng.permutation(len(ids))]
+    need = state.players * SETUP_TICKETS_DEALT
+    if len(ids) < need:
+        raise SetupError(f"rule T1: the board has {len(ids)} tickets; {state.players} players "
+                         f"need {need}")
+    for seat in range(state.players):
+        state.offers[seat] = state.ticket_deck[:SETUP_TICKETS_DEALT]
+        del state.ticket_deck[:SETUP_TICKETS_DEALT]
+
+
 def check_setup_keep(state: GameState, a: act.KeepTickets) -> None:
     _check_keep(a, state.offers[state.to_move], SETUP_TICKETS_KEEP, "T1")
+
+
+def legal_setup_keep(state: GameState) -> tuple[act.KeepTickets, ...]:
+    return keep_choices(tuple(state.offers[state.to_move]), SETUP_TICKETS_KEEP)
 
 
 def do_setup_keep(state: GameState, a: act.KeepTickets) -> None:
     seat = state.to_move
     state.setup_choices[seat] = a
-    mate = seat ^ 1
+    mate = teammate(seat)
     if mate in state.setup_choices:
         # T1: both teammates reveal their shared ticket at the same moment.
         for s in sorted((seat, mate)):
             _keep_tickets(state, s, state.offers[s], state.setup_choices[s])
             state.offers[s] = []
             del state.setup_choices[s]
-        deck.log(state, TicketsPlaced(team=seat // 2))
+        deck.log(state, TicketsPlaced(team=team_of(seat)))
     if seat + 1 < state.players:
         state.to_move = seat + 1
     else:  # every pair has revealed by now, so no setup choice is left pending
@@ -74,6 +121,13 @@ def check_draw_tickets(state: GameState, a: act.DrawTickets) -> None:
         raise IllegalTickets("T2", "the ticket deck is empty")
 
 
+_DRAW_TICKETS = (act.DrawTickets(),)
+
+
+def legal_draw_tickets(state: GameState) -> tuple[act.DrawTickets, ...]:
+    return _DRAW_TICKETS if state.ticket_deck else ()
+
+
 def do_draw_tickets(state: GameState, a: act.DrawTickets) -> None:
     seat = state.to_move
     state.offers[seat] = state.ticket_deck[:DRAW_TICKETS]
@@ -83,7 +137,11 @@ def do_draw_tickets(state: GameState, a: act.DrawTickets) -> None:
 
 
 def check_choose_keep(state: GameState, a: act.KeepTickets) -> None:
-    _check_keep(a, state.offers[state.to_move], 1, "T2")
+    _check_keep(a, state.offers[state.to_move], CHOOSE_TICKETS_KEEP, "T2")
+
+
+def legal_choose_keep(state: GameState) -> tuple[act.KeepTickets, ...]:
+    return keep_choices(tuple(state.offers[state.to_move]), CHOOSE_TICKETS_KEEP)
 
 
 def do_choose_keep(state: GameState, a: act.KeepTickets) -> None:
@@ -98,18 +156,23 @@ def do_choose_keep(state: GameState, a: act.KeepTickets) -> None:
 # --- T4 ----------------------------------------------------------------------------------------
 def check_share(state: GameState, a: act.ShareTickets) -> None:
     tickets = _check_ids("T4", a, "tickets")
-    if not 1 <= len(tickets) <= 2:
-        raise IllegalTickets("T4", "share 1 or 2 tickets in one turn")
+    if not 1 <= len(tickets) <= SHARE_MOST:
+        raise IllegalTickets("T4", f"share 1 or {SHARE_MOST} tickets in one turn")
     missing = sorted(t for t in tickets if t not in state.tickets[state.to_move])
     if missing:
         raise IllegalTickets("T4", f"{clip(', '.join(missing))} is not among your private "
                              "tickets")
 
 
+def legal_share(state: GameState) -> tuple[act.ShareTickets, ...]:
+    mine = state.tickets[state.to_move]
+    return share_choices(tuple(mine)) if mine else ()
+
+
 def do_share(state: GameState, a: act.ShareTickets) -> None:
     seat = state.to_move
     for t in sorted(a.tickets):
         state.tickets[seat].remove(t)
-        state.team_tickets[seat // 2].append(t)
+        state.team_tickets[team_of(seat)].append(t)
     deck.log(state, TicketsShared(seat=seat, count=len(a.tickets)))
     end_turn(state)

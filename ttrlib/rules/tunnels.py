@@ -14,6 +14,7 @@ from ..cards import EMPTY, CardCounts, Color
 from ..chance import cards_turned, extra_cost
 from ..errors import IllegalTunnelPayment
 from ..events import TunnelTried, Withdrew
+from ..seats import team_of
 from ..state import GameState, Phase, TunnelAttempt
 from ..words import plural
 from . import claims, deck, payments
@@ -30,10 +31,11 @@ def do_claim(state: GameState, a: act.Claim) -> None:
         return
     # U1: lay down the cards, then turn up the top cards of the draw pile.
     color = payments.claim_color(a.cards)
+    assert color is not None  # check_claim refused cards of more than one colour (K2)
     # How many cards the reveal turns (U6: only what exists, the discard reshuffled in when the
     # pile runs out, C6) and what they cost (U2, U5) are written once, in ttrlib.chance, for the
     # engine, the odds, the simulation and the explorer alike.
-    from_pile, from_discard = cards_turned(len(state.draw_pile), len(state.discard), route.tunnel)
+    from_pile, from_discard = cards_turned(len(state.draw_pile), len(state.discard), route.reveals)
     revealed = [deck.pop_deck(state) for _ in range(from_pile + from_discard)]
     extra = extra_cost(revealed, color)
     state.tunnel = TunnelAttempt(route.id, seat, a.hand, a.cardholder, tuple(revealed), color,
@@ -46,9 +48,16 @@ def do_claim(state: GameState, a: act.Claim) -> None:
         state.phase = Phase.TUNNEL
 
 
+def pending(state: GameState) -> TunnelAttempt:
+    """The tunnel attempt waiting for payment (the TUNNEL phase always has one, U2, U3)."""
+    t = state.tunnel
+    assert t is not None, "no tunnel attempt is pending"
+    return t
+
+
 # --- U2, U5, U7: paying --------------------------------------------------------------------------
 def check_pay(state: GameState, a: act.PayTunnel) -> None:
-    t = state.tunnel
+    t = pending(state)
     claims.check_cards_fields(a, IllegalTunnelPayment)
     claims.check_owned(state, t.seat, a.hand, a.cardholder, IllegalTunnelPayment)
     paid = a.cards
@@ -63,13 +72,21 @@ def check_pay(state: GameState, a: act.PayTunnel) -> None:
         raise IllegalTunnelPayment(rule, f"the extra cards must be {what}, not {paid.describe()}")
 
 
+def legal_pay(state: GameState) -> list[act.PayTunnel]:
+    """Every payment ``check_pay`` accepts: each split of the extra cards between the hand and
+    the team cardholder (``payments.splits``)."""
+    t = pending(state)
+    hand, holder = state.hands[t.seat], state.holders[team_of(t.seat)]
+    return [act.PayTunnel(h, g) for h, g in payments.splits(hand, holder, t.color, t.extra)]
+
+
 def do_pay(state: GameState, a: act.PayTunnel) -> None:
-    claims.take_from(state, state.tunnel.seat, a.hand, a.cardholder)
+    claims.take_from(state, pending(state).seat, a.hand, a.cardholder)
     _settle(state, a.hand, a.cardholder)
 
 
 def _settle(state: GameState, hand: CardCounts, holder: CardCounts) -> None:
-    t = state.tunnel
+    t = pending(state)
     state.tunnel = None
     state.phase = Phase.TURN
     state.discard.extend(t.revealed)  # U4
@@ -82,9 +99,16 @@ def check_withdraw(state: GameState, a: act.Withdraw) -> None:
     """Always allowed while a tunnel waits (U3)."""
 
 
+_WITHDRAW = (act.Withdraw(),)
+
+
+def legal_withdraw(state: GameState) -> tuple[act.Withdraw, ...]:
+    return _WITHDRAW
+
+
 def do_withdraw(state: GameState, a: act.Withdraw) -> None:
-    t = state.tunnel
-    seat, team = t.seat, t.seat // 2
+    t = pending(state)
+    seat, team = t.seat, team_of(t.seat)
     state.hands[seat] += t.laid_hand  # U3: the laid cards go back where they came from
     state.holders[team] += t.laid_holder
     state.known_hand[seat] += t.laid_hand  # everyone saw them (I1)

@@ -1,0 +1,101 @@
+"""The fields of a ``GameState`` as typed attributes of the object that holds it (``Game``),
+and the readings of the state (``is_over``, ``teams``...) that the game passes on unchanged.
+
+The lessons and the tests read and set a game's state by name (``game.hands``,
+``game.draw_pile = [...]``). Each field is declared here with its type, so a type checker and
+an editor see ``game.hands`` as the ``list[CardCounts]`` it is and go to its definition.
+``tests/test_rule_families.py`` checks that every field of the state is declared.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar, overload
+
+import numpy as np
+
+from . import actions as act
+from .board import Board
+from .cards import CardCounts, Color
+from .events import Event
+from .state import GameState, Phase, TunnelAttempt
+
+T = TypeVar("T")
+
+
+class _Field(Generic[T]):
+    """``state.<name>`` read and set as an attribute of the game, typed (``game.hands``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, game: None, owner: type) -> _Field[T]: ...
+    @overload
+    def __get__(self, game: StateFields, owner: type) -> T: ...
+    def __get__(self, game: StateFields | None, owner: type) -> T | _Field[T]:
+        return self if game is None else getattr(game.state, self.name)
+
+    def __set__(self, game: StateFields, value: T) -> None:
+        setattr(game.state, self.name, value)
+
+
+class StateFields:
+    """``state.<field>`` as an attribute, for every field of ``GameState`` (``held`` aside: it is
+    always empty between actions)."""
+
+    state: GameState
+    board = _Field[Board]()
+    players = _Field[int]()
+    rng = _Field[np.random.Generator]()
+    draw_pile = _Field[list[Color]]()
+    discard = _Field[list[Color]]()
+    face_up = _Field[list[Color | None]]()
+    hands = _Field[list[CardCounts]]()
+    holders = _Field[list[CardCounts]]()
+    known_hand = _Field[list[CardCounts]]()
+    known_holder = _Field[list[CardCounts]]()
+    trains = _Field[list[int]]()
+    owners = _Field[dict[str, int]]()
+    ticket_deck = _Field[list[str]]()
+    tickets = _Field[list[list[str]]]()
+    team_tickets = _Field[list[list[str]]]()
+    offers = _Field[list[list[str]]]()
+    setup_choices = _Field[dict[int, act.KeepTickets]]()
+    phase = _Field[Phase]()
+    to_move = _Field[int]()
+    drawn = _Field[Color | None]()
+    taken_slot = _Field[int | None]()
+    first_to = _Field[str | None]()
+    tunnel = _Field[TunnelAttempt | None]()
+    final_turns_left = _Field[int | None]()
+    passes_in_a_row = _Field[int]()
+    turns = _Field[int]()
+
+    @property
+    def events(self) -> list[Event]:
+        """The public log (I1): typed events, oldest first (``ttrlib.narration`` words them)."""
+        return self.state.events
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        self.state.events = list(value)
+
+    # --- what the state says, read through it ---
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    @property
+    def teams(self) -> int:
+        return self.state.teams
+
+    @property
+    def drawn_card(self) -> Color | None:
+        return self.state.drawn
+
+    def can_draw_from_deck(self) -> bool:
+        return self.state.can_draw_from_deck()  # C6
+
+    def total_cards(self) -> CardCounts:
+        """Every train card, wherever it is (110 of them: an invariant)."""
+        return self.state.total_cards()
