@@ -28,6 +28,7 @@ import pytest
 
 from ttrlib import Game, save, validity
 from ttrlib.bots import RandomBot
+from ttrlib.positions import position
 from ttrlib.save import start_to_dict, state_data
 from ttrlib.state import ATTRIBUTES, PARTS, PUBLIC_NAMES, GameState, part, parts, seen_by
 from ttrlib.validity import check_state
@@ -95,8 +96,9 @@ def test_the_public_names_are_those_of_the_save_and_of_from_position():
     assert set(start_to_dict(mid_game().state)) == START_FIELDS_FORMAT_4
     assert {ATTRIBUTES[n] for n in START_FIELDS_FORMAT_4} | {"board", "players", "held"} == \
         {f.name for f in dataclasses.fields(GameState)}
-    # Game.from_position takes the fields of a position by their public names
-    arguments = set(inspect.signature(Game.from_position).parameters) - {"seed", "rest_to"}
+    # Game.from_position takes the fields of a position by their public names (it hands them
+    # to ttrlib.positions.position, which declares them)
+    arguments = set(inspect.signature(position).parameters) - {"seed", "rest_to"}
     assert arguments <= set(ATTRIBUTES), arguments - set(ATTRIBUTES)
     assert {"cardholders", "claimed"} <= arguments
 
