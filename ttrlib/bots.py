@@ -147,10 +147,12 @@ class GreedyBot:
         share = self._share(view, legal)
         if share is not None:
             return share
-        claims = self._tunnel_filter(view, [a for a in legal if isinstance(a, act.Claim)])
+        claims = [a for a in legal if isinstance(a, act.Claim)]
         plan = self._plan(view)
         board = view.board
-        wanted = [c for c in claims if c.route in plan]
+        # The tunnel filter judges each claim alone, so it is asked only about the claims this
+        # decision reads: the planned ones first, the others only if no plan or draw decides.
+        wanted = self._tunnel_filter(view, [c for c in claims if c.route in plan])
         if wanted:
             return self._best_claim(board, wanted)
         draws = [a for a in legal if isinstance(a, act.DrawCard)]
@@ -159,6 +161,7 @@ class GreedyBot:
         trains = view.trains[view.seat]
         if not plan and view.ticket_deck_size and trains >= 12 and act.DrawTickets() in legal:
             return act.DrawTickets()
+        claims = self._tunnel_filter(view, claims)
         if claims:
             return self._best_claim(board, claims)
         if draws:
