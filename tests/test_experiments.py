@@ -19,6 +19,13 @@ from ttrlib.experiments import GameResult, _rows, tournament
 ROW = ["white", "purple", "orange", "black", "yellow"]
 
 
+@pytest.fixture(autouse=True)
+def own_cache_folder(tmp_path, monkeypatch):
+    """The widgets share their results through a cache folder: each test gets its own, so that
+    no test reads another's result (or the user's)."""
+    monkeypatch.setenv("TTR_CACHE_DIR", str(tmp_path / "cache"))
+
+
 def _hands(mine: CardCounts) -> list[CardCounts]:
     return [mine, CardCounts(), CardCounts(), CardCounts()]
 

@@ -19,10 +19,12 @@ import math
 import os
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, astuple, dataclass
+from pathlib import Path
 
 from .bots import GreedyBot, Strategy, play
 from .game import PLAYER_COUNTS, Game
+from .result_cache import code_digest, shared
 
 __all__ = ["PRESETS", "GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
 
@@ -194,7 +196,8 @@ class TournamentResult:
 
 def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
                players: int | None = None, executor: Executor | str | None = None,
-               progress=True, chunksize: int = 16) -> TournamentResult:
+               progress=True, chunksize: int = 16, cache: bool | str | os.PathLike = False
+               ) -> TournamentResult:
     """Play ``games`` seeded games between the strategies ``teams`` and tabulate them.
 
     ``players`` is 4 (two teams) or 6 (three teams); by default 4 for two strategies and 6 for
@@ -203,6 +206,12 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     a tqdm bar, ``False`` for none, or a function called as ``progress(done, total)`` after each
     game (a widget's progress bar); an exception it raises stops the tournament (a Stop button)
     and goes to the caller.
+
+    ``cache``: ``True`` (the default folder of :mod:`ttrlib.result_cache`) or a folder shares the
+    result between processes: the same tournament (strategies, players, games, seed, and the
+    library's code and board) is played once, by the first to ask; the others wait, their
+    ``progress`` called with the games played so far (it can stop the waiting), and read it. A
+    stopped tournament stores nothing.
     """
     strategies = tuple(teams)
     if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
@@ -213,6 +222,28 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive whole number, not {games!r}")
     jobs = [(strategies, players, seed, i) for i in range(games)]
+
+    def play_all(report=None) -> tuple[GameResult, ...]:
+        tell = progress
+        if report is not None:
+            tell = report if not callable(progress) else \
+                (lambda done, total: (report(done, total), progress(done, total)))
+        return _play_all(jobs, executor, tell, chunksize)
+
+    if not cache:
+        results = play_all()
+    else:
+        key = {"kind": "tournament", "strategies": [asdict(s) for s in strategies],
+               "players": players, "games": games, "seed": seed, "code": code_digest()}
+        results = shared(key, lambda report: [astuple(r) for r in play_all(report)],
+                         decode=lambda value: _decoded(value, jobs),
+                         wait=progress if callable(progress) else None,
+                         folder=None if cache is True else Path(cache))
+    return TournamentResult(players, seed, results, tuple(_rows(strategies, results)))
+
+
+def _play_all(jobs: list, executor, progress, chunksize: int) -> tuple[GameResult, ...]:
+    games = len(jobs)
     own = executor is None
     if own:
         executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
@@ -227,14 +258,26 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
             for r in it:  # map keeps the games' order, whatever finished first
                 results.append(r)
                 progress(len(results), games)
-            results = tuple(results)
-        else:
-            if progress:
-                from tqdm.auto import tqdm
+            return tuple(results)
+        if progress:
+            from tqdm.auto import tqdm
 
-                it = tqdm(it, total=games, desc="games", leave=False)
-            results = tuple(it)
+            it = tqdm(it, total=games, desc="games", leave=False)
+        return tuple(it)
     finally:
         if own:  # after a stop (progress raised), the games not yet started are dropped
             executor.shutdown(cancel_futures=True)
-    return TournamentResult(players, seed, results, tuple(_rows(strategies, results)))
+
+
+def _decoded(value, jobs: list) -> tuple[GameResult, ...]:
+    """Stored games back as ``GameResult`` s; anything but the games of ``jobs`` is refused
+    (``ValueError``), so the cache plays them again."""
+    strategies, players = jobs[0][0], jobs[0][1]
+    teams = players // 2
+    results = tuple(GameResult(int(g), tuple(map(int, s)), tuple(map(int, t)),
+                               tuple(map(int, r))) for g, s, t, r in value)
+    if len(results) != len(jobs) or any(
+            r.game != i or r.strategies != _assignment(i, teams, len(strategies))
+            or len(r.totals) != teams or len(r.ranks) != teams for i, r in enumerate(results)):
+        raise ValueError("stored games of another tournament")
+    return results

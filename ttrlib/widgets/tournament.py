@@ -87,11 +87,11 @@ class StrategyTournament(_Background, w.VBox):
     caller's thread), a Stop button, a progress bar and the result."""
 
     def __init__(self, *, seed: int | None = 1, first: str = "greedy",
-                 second: str = "odds-aware", games: int = 200, executor=None):
+                 second: str = "odds-aware", games: int = 200, executor=None, cache=True):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         self.seed = fresh_seed() if seed is None else seed
-        self.executor = executor
+        self.executor, self.cache = executor, cache
         names = list(PRESETS)
         self.first = w.Dropdown(options=names, value=first, description="Team 1:",
                                 layout=w.Layout(width="320px"))
@@ -151,7 +151,7 @@ class StrategyTournament(_Background, w.VBox):
         try:
             self._check_stop(0, n)
             self.result = tournament([a, b], games=n, seed=self.seed, executor=self.executor,
-                                     progress=tick)
+                                     progress=tick, cache=self.cache)
         except Stopped as exc:
             self.message.value = display.message_html(self._stopped_text(exc, "games"), "info")
             return None
@@ -171,11 +171,11 @@ class ThresholdSweep(_Background, w.VBox):
 
     THRESHOLDS = (None, 0.25, 0.5, 0.75, 0.9)
 
-    def __init__(self, *, seed: int | None = 1, games: int = 200, executor=None):
+    def __init__(self, *, seed: int | None = 1, games: int = 200, executor=None, cache=True):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         seed = fresh_seed() if seed is None else seed
-        self.seed, self.executor = seed, executor
+        self.seed, self.executor, self.cache = seed, executor, cache
         self.games = w.Dropdown(options=list(_GAMES), value=games,
                                 description="Games per threshold:",
                                 style={"description_width": "initial"},
@@ -211,7 +211,8 @@ class ThresholdSweep(_Background, w.VBox):
                 self.results.append((t, tournament(
                     [PRESETS["greedy"], mine], games=n, seed=self.seed, executor=self.executor,
                     progress=lambda _d, _t: self._check_stop(len(self.results),
-                                                             len(self.THRESHOLDS)))))
+                                                             len(self.THRESHOLDS)),
+                    cache=self.cache)))
                 self.bar.value += 1
         except Stopped as exc:
             self.results = []
