@@ -383,19 +383,21 @@ def _search(adj, a: str, b: str) -> _Path:
     """Dijkstra from ``a`` until ``b`` is reached, with what it read (see ``_Network``)."""
     dist, prev, expanded, shortened = {a: 0}, {}, set(), set()
     heap = [(0, a)]
+    push, pop, far = heapq.heappush, heapq.heappop, 1 << 30  # locals: the loop runs often
     while heap:
-        d, city = heapq.heappop(heap)
+        d, city = pop(heap)
         if city == b:
             break
         if d > dist[city]:
             continue
         expanded.add(city)
         for nxt, w, rid in adj.get(city, ()):
-            if d + w < dist.get(nxt, 1 << 30):
-                dist[nxt] = d + w
+            nd = d + w
+            if nd < dist.get(nxt, far):
+                dist[nxt] = nd
                 prev[nxt] = (city, rid)
                 shortened.add(rid)
-                heapq.heappush(heap, (d + w, nxt))
+                push(heap, (nd, nxt))
     if b not in dist:
         return _Path(None, [], expanded, shortened)
     routes, city = [], b

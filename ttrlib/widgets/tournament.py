@@ -25,6 +25,8 @@ from ..experiments import PRESETS, TournamentResult, tournament
 from ..session import fresh_seed
 
 _GAMES = (50, 100, 200, 500, 1000, 2000)
+DEFAULT_GAMES = 200  # a tournament's games, preselected
+DEFAULT_SWEEP_GAMES = 200  # games per threshold of the sweep, preselected
 
 
 class Stopped(Exception):
@@ -87,7 +89,8 @@ class StrategyTournament(_Background, w.VBox):
     caller's thread), a Stop button, a progress bar and the result."""
 
     def __init__(self, *, seed: int | None = 1, first: str = "greedy",
-                 second: str = "odds-aware", games: int = 200, executor=None, cache=True):
+                 second: str = "odds-aware", games: int = DEFAULT_GAMES, executor=None,
+                 cache=True):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         self.seed = fresh_seed() if seed is None else seed
@@ -171,7 +174,8 @@ class ThresholdSweep(_Background, w.VBox):
 
     THRESHOLDS = (None, 0.25, 0.5, 0.75, 0.9)
 
-    def __init__(self, *, seed: int | None = 1, games: int = 200, executor=None, cache=True):
+    def __init__(self, *, seed: int | None = 1, games: int = DEFAULT_SWEEP_GAMES, executor=None,
+                 cache=True):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         seed = fresh_seed() if seed is None else seed
