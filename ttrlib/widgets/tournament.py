@@ -7,10 +7,17 @@ The widget only shows what the tournament returns; the games are played by
 A tournament is research, so its seed is a plain one, shown and replayable anywhere (the research
 door of :mod:`ttrlib.deals`): nobody holds a hidden hand in its games. ``seed=None`` draws one.
 
-A tournament takes a while (200 games: about 23 s on a quiet 2-core machine, about 70 s with
-four learners running theirs at once), so the Run button plays it in a thread of the kernel and
-the kernel stays free to hear the **Stop** button. ``run()`` itself plays in the caller's thread
-and returns the result (what tests and scripts call).
+A tournament takes a while (lesson 07's pair: about 20-30 ms of CPU a game, so 100 games are
+2-3 CPU seconds), so the Run button plays it in a thread of the kernel and the kernel stays free
+to hear the **Stop** button. ``run()`` itself plays in the caller's thread and returns the result
+(what tests and scripts call).
+
+In a class the results are shared (``cache=True``, :mod:`ttrlib.result_cache`): learners pressing
+Run on the same strategies, games and seed (the class seed, ``?seed=7``) play the tournament
+once between them; the others wait for it, its progress on their bar, and Stop still works. The
+default sizes are chosen for that case: thirty learners on a 2-core server have the default
+tournament within a few seconds (``benchmarks/bench_tournament.py``). With a seed of their own
+each, thirty learners need thirty times the CPU.
 """
 
 from __future__ import annotations
@@ -25,8 +32,11 @@ from ..experiments import PRESETS, TournamentResult, tournament
 from ..session import fresh_seed
 
 _GAMES = (50, 100, 200, 500, 1000, 2000)
-DEFAULT_GAMES = 200  # a tournament's games, preselected
-DEFAULT_SWEEP_GAMES = 200  # games per threshold of the sweep, preselected
+# Preselected sizes, small enough for a class on a 2-core server (issue 24; the figures come from
+# benchmarks/bench_tournament.py): 100 games, the size of lesson 07's own exercise (58 of 100);
+# the sweep plays five tournaments, 50 games each.
+DEFAULT_GAMES = 100
+DEFAULT_SWEEP_GAMES = 50
 
 
 class Stopped(Exception):
