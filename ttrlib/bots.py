@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import actions as act
-from .board import Board
+from .board import Board, Route
 from .cards import COLORS, TRAIN_COLORS, Color
 from .game import Game, Phase, PlayerView
 from .rules import tracks
@@ -266,7 +266,7 @@ class GreedyBot:
                 t = view.board.ticket(tid)
                 cost, routes = net.path(t.a, t.b)
                 if cost:  # None: impossible; 0: already joined
-                    plan.update(r for r in routes if cost_of[r] > 0)
+                    plan.update(r for r in routes if cost_of[r])  # 0: the team's already
             self._plans[key] = plan
         return set(plan)  # a copy: callers may not change the kept one
 
@@ -293,15 +293,15 @@ class _Network:
         self.paths: dict[tuple[str, str], _Path] = dict(_first_paths(self.board)) \
             if not self.claimed else {}
         # Each city's routes in board order: the searches' tie-breaks follow this order.
-        self.incident: dict[str, list] = {}
+        self.incident: dict[str, list[tuple[str, Route]]] = {}
         for r in self.board.routes:
             self.incident.setdefault(r.a, []).append((r.b, r))
             self.incident.setdefault(r.b, []).append((r.a, r))
-        self.adj = {city: [] for city in self.incident}
+        self.adj: dict[str, list[tuple[str, int, str]]] = {city: [] for city in self.incident}
         for city in self.incident:
             self._link(city)
 
-    def _cost(self, route) -> int | None:
+    def _cost(self, route: Route) -> int | None:
         owner = self.claimed.get(route.id)
         if owner is not None:
             return 0 if owner // 2 == self.team else None
@@ -311,8 +311,8 @@ class _Network:
 
     def _link(self, city: str) -> None:
         cost = self.cost
-        self.adj[city] = [(other, cost[r.id], r.id) for other, r in self.incident[city]
-                          if cost[r.id] is not None]
+        self.adj[city] = [(other, c, r.id) for other, r in self.incident[city]
+                          if (c := cost[r.id]) is not None]
 
     def follows(self, view: PlayerView) -> bool:
         """Whether ``view`` is this seat later in the same game: every claim seen is still there."""
@@ -329,7 +329,9 @@ class _Network:
         touched = set(added)
         for rid in added:
             touched.update(tracks.parallel_ids(board, board.route(rid)))
-        near, cheaper, closed = set(), set(), set()
+        near: set[str] = set()
+        cheaper: set[str] = set()
+        closed: set[str] = set()
         for rid in touched:
             route = board.route(rid)
             cost = self._cost(route)

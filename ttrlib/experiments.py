@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, astuple, dataclass
 from functools import lru_cache
@@ -295,6 +295,7 @@ def _play_all(jobs: list, executor, progress, chunksize: int) -> tuple[GameResul
     if own:
         executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
+        it: Iterator[GameResult]
         if executor == "serial":
             it = map(play_one, jobs)
         else:
