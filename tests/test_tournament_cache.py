@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import sys
 import threading
 from pathlib import Path
 
@@ -21,6 +22,9 @@ from ttrlib.experiments import PRESETS, tournament
 from ttrlib.result_cache import shared
 
 TEAMS = [PRESETS["greedy"], PRESETS["team-first"]]
+# The lock is fcntl's and the child processes are forked: neither exists on Windows, where the
+# cache only stores whole results (see ttrlib.result_cache).
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="fcntl locks and fork: POSIX")
 
 
 class Halt(Exception):
@@ -108,6 +112,7 @@ def test_an_unusable_folder_only_turns_the_sharing_off(tmp_path):
     assert _computations(counter) == 1
 
 
+@posix_only
 def test_a_waiting_caller_sees_the_progress_and_can_stop_then_reads_the_result(tmp_path):
     """Two callers in threads (each opens its own lock, as two kernels do): the second waits,
     sees the first's progress, and a Stop ends only its own waiting."""
@@ -148,6 +153,7 @@ def _count_and_play(args):
     return [(r.game, r.totals) for r in result.results]
 
 
+@posix_only
 def test_four_processes_asking_the_same_tournament_play_it_once(tmp_path):
     games = 12
     ctx = multiprocessing.get_context("fork")
@@ -214,6 +220,7 @@ def _hold(folder):
     tournament(TEAMS, games=2000, seed=9, executor="serial", progress=False, cache=folder)
 
 
+@posix_only
 def test_the_stop_button_works_while_another_kernel_plays_the_same_tournament(tmp_path,
                                                                              monkeypatch):
     pytest.importorskip("ipywidgets")
