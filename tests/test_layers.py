@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent / "ttrlib"
 # Bottom to top. A name ending in ".*" is a package: its __init__ and every module under it.
 # Every name is a module (or package) of ttrlib: a test checks that none is stale.
 LAYER_NAMES = [
-    # 0: no ttrlib imports but the errors: seat names, plain English, the library's errors, and
-    #    the key files (the save key, the deal key)
-    ["errors", "seats", "words", "keyfile"],
+    # 0: no ttrlib imports but the errors: seat names, plain English, the library's errors, the
+    #    key files (the save key, the deal key), and results shared between kernels (a folder)
+    ["errors", "seats", "words", "keyfile", "result_cache"],
     # 1: train cards and their counts (C1)
     ["cards"],
     # 2: the map: cities, routes, tickets (board files)

@@ -14,11 +14,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from . import actions as act
-from .board import Board
+from .board import Board, Route
 from .cards import COLORS, TRAIN_COLORS, Color
 from .game import Game, Phase, PlayerView
 from .rules import tracks
@@ -106,7 +107,7 @@ class GreedyBot:
     def __init__(self, seed: int | None = None, strategy: Strategy | None = None):
         self.rng = np.random.default_rng(seed)
         self.strategy = strategy or Strategy()
-        self._memo = None  # (claimed routes, seat, network) last computed
+        self._net: _Network | None = None  # the routes open to this seat, as last seen
         self._plans: dict = {}  # tickets -> plan, for that network
 
     # --- decisions ----------------------------------------------------------------------------
@@ -146,10 +147,12 @@ class GreedyBot:
         share = self._share(view, legal)
         if share is not None:
             return share
-        claims = self._tunnel_filter(view, [a for a in legal if isinstance(a, act.Claim)])
+        claims = [a for a in legal if isinstance(a, act.Claim)]
         plan = self._plan(view)
         board = view.board
-        wanted = [c for c in claims if c.route in plan]
+        # The tunnel filter judges each claim alone, so it is asked only about the claims this
+        # decision reads: the planned ones first, the others only if no plan or draw decides.
+        wanted = self._tunnel_filter(view, [c for c in claims if c.route in plan])
         if wanted:
             return self._best_claim(board, wanted)
         draws = [a for a in legal if isinstance(a, act.DrawCard)]
@@ -158,6 +161,7 @@ class GreedyBot:
         trains = view.trains[view.seat]
         if not plan and view.ticket_deck_size and trains >= 12 and act.DrawTickets() in legal:
             return act.DrawTickets()
+        claims = self._tunnel_filter(view, claims)
         if claims:
             return self._best_claim(board, claims)
         if draws:
@@ -204,10 +208,11 @@ class GreedyBot:
 
     def _best_claim(self, board: Board, claims: list[act.Claim]) -> act.Claim:
         # Longest route first, then spend the fewest locomotives, then prefer the cardholder.
-        def key(c: act.Claim):
-            return (board.route(c.route).length, -c.cards[Color.LOCOMOTIVE], len(c.cardholder))
-        best = max(key(c) for c in claims)
-        top = [c for c in claims if key(c) == best]
+        loco = Color.LOCOMOTIVE
+        keys = [(board.route(c.route).length, -(c.hand[loco] + c.cardholder[loco]),
+                 len(c.cardholder)) for c in claims]
+        best = max(keys)
+        top = [c for c, k in zip(claims, keys) if k == best]
         return top[int(self.rng.integers(len(top)))]
 
     def _draw(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
@@ -231,73 +236,177 @@ class GreedyBot:
             colours.add(max(TRAIN_COLORS, key=lambda c: (both[c], -COLORS.index(c))))
         return colours
 
-    def _network(self, view: PlayerView):
-        """Route -> cost in trains (0 if the team owns it, its length if still open to us), and
-        the adjacency of those routes. It changes only when a route is claimed, so it is kept
-        until the claimed routes differ (a game asks for it several times a decision)."""
-        memo = self._memo
-        if memo is not None and memo[0] == view.claimed and memo[1] == view.seat:
-            return memo[2]
-        board, team = view.board, view.team
-        usable: dict[str, int] = {}
-        for r in board.routes:
-            owner = view.claimed.get(r.id)
-            if owner is not None:
-                if owner // 2 == team:
-                    usable[r.id] = 0
-            elif tracks.closed_reason(board, r, view.claimed, view.seat, view.players) is None:
-                usable[r.id] = r.length
-        adj: dict[str, list[tuple[str, int, str]]] = {}
-        for rid, w in usable.items():
-            r = board.route(rid)
-            adj.setdefault(r.a, []).append((r.b, w, rid))
-            adj.setdefault(r.b, []).append((r.a, w, rid))
-        self._memo = (dict(view.claimed), view.seat, (usable, adj))
+    def _network(self, view: PlayerView) -> _Network:
+        """The routes open to this seat. A claim changes only the claimed route and its parallel
+        tracks (K3), so the network follows the board claim by claim; it is built afresh for
+        another board, seat or game (claims that are not a growth of the last ones seen)."""
+        net = self._net
+        if net is not None and net.follows(view):
+            if net.update(view.claimed):
+                self._plans = {}
+            return net
+        self._net = _Network(view)
         self._plans = {}
-        return usable, adj
-
-    @staticmethod
-    def _path(adj, a: str, b: str):
-        dist, prev = {a: 0}, {}
-        heap = [(0, a)]
-        while heap:
-            d, city = heapq.heappop(heap)
-            if city == b:
-                break
-            if d > dist[city]:
-                continue
-            for nxt, w, rid in adj.get(city, ()):
-                if d + w < dist.get(nxt, 1 << 30):
-                    dist[nxt] = d + w
-                    prev[nxt] = (city, rid)
-                    heapq.heappush(heap, (d + w, nxt))
-        if b not in dist:
-            return None, []
-        routes, city = [], b
-        while city != a:
-            city, rid = prev[city]
-            routes.append(rid)
-        return dist[b], routes
+        return self._net
 
     def _ticket_cost(self, view: PlayerView, ticket: str) -> int:
         t = view.board.ticket(ticket)
-        cost, _ = self._path(self._network(view)[1], t.a, t.b)
+        cost, _ = self._network(view).path(t.a, t.b)
         return 1 << 20 if cost is None else cost
 
     def _plan(self, view: PlayerView) -> set[str]:
         """Open routes on the cheapest paths of the visible unfinished tickets."""
-        usable, adj = self._network(view)
+        net = self._network(view)
         key = (tuple(view.tickets), tuple(view.team_tickets))
         plan = self._plans.get(key)
         if plan is None:
             plan = set()
+            cost_of = net.cost
             for tid in view.tickets + view.team_tickets:
                 t = view.board.ticket(tid)
-                cost, routes = self._path(adj, t.a, t.b)
+                cost, routes = net.path(t.a, t.b)
                 if cost:  # None: impossible; 0: already joined
-                    plan.update(r for r in routes if usable[r] > 0)
+                    plan.update(r for r in routes if cost_of[r])  # 0: the team's already
             self._plans[key] = plan
         return set(plan)  # a copy: callers may not change the kept one
+
+
+class _Network:
+    """One seat's routes: cost in trains (0 if its team owns the route, its length if still open
+    to the seat, absent if closed), their adjacency, and the cheapest paths asked for so far.
+
+    A path is kept with what its search read: the cities it expanded (it read their routes and
+    no others) and the routes that shortened a distance. A search from scratch would run
+    exactly the same steps, ties included, unless a route got cheaper or opened at an expanded
+    city, or a route that shortened a distance closed (a closed route that shortened nothing
+    was a step without effect). A claim therefore drops only the paths it could change, and
+    the plans stay exactly those of a search from scratch.
+    """
+
+    def __init__(self, view: PlayerView):
+        self.board, self.seat, self.players = view.board, view.seat, view.players
+        self.team = view.team
+        self.claimed = dict(view.claimed)
+        self.cost = {r.id: self._cost(r) for r in self.board.routes}  # None: closed
+        # Before any claim every seat has the same network: its paths are shared by every bot
+        # and game on the board (the tickets' searches at set-up are made once).
+        self.paths: dict[tuple[str, str], _Path] = dict(_first_paths(self.board)) \
+            if not self.claimed else {}
+        # Each city's routes in board order: the searches' tie-breaks follow this order.
+        self.incident: dict[str, list[tuple[str, Route]]] = {}
+        for r in self.board.routes:
+            self.incident.setdefault(r.a, []).append((r.b, r))
+            self.incident.setdefault(r.b, []).append((r.a, r))
+        self.adj: dict[str, list[tuple[str, int, str]]] = {city: [] for city in self.incident}
+        for city in self.incident:
+            self._link(city)
+
+    def _cost(self, route: Route) -> int | None:
+        owner = self.claimed.get(route.id)
+        if owner is not None:
+            return 0 if owner // 2 == self.team else None
+        if tracks.closed_reason(self.board, route, self.claimed, self.seat, self.players) is None:
+            return route.length
+        return None
+
+    def _link(self, city: str) -> None:
+        cost = self.cost
+        self.adj[city] = [(other, c, r.id) for other, r in self.incident[city]
+                          if (c := cost[r.id]) is not None]
+
+    def follows(self, view: PlayerView) -> bool:
+        """Whether ``view`` is this seat later in the same game: every claim seen is still there."""
+        return view.board is self.board and view.seat == self.seat \
+            and view.players == self.players and view.claimed.items() >= self.claimed.items()
+
+    def update(self, claimed: dict[str, int]) -> bool:
+        """Take in the new claims; whether any route's cost changed."""
+        if len(claimed) == len(self.claimed):
+            return False  # ``follows`` checked that the old claims are all still there
+        added = [rid for rid in claimed if rid not in self.claimed]
+        self.claimed = dict(claimed)
+        board = self.board
+        touched = set(added)
+        for rid in added:
+            touched.update(tracks.parallel_ids(board, board.route(rid)))
+        near: set[str] = set()
+        cheaper: set[str] = set()
+        closed: set[str] = set()
+        for rid in touched:
+            route = board.route(rid)
+            cost = self._cost(route)
+            if cost != self.cost[rid]:
+                self.cost[rid] = cost
+                near.update((route.a, route.b))
+                if cost is None:
+                    closed.add(rid)
+                else:  # opened, or now the team's (0 trains)
+                    cheaper.update((route.a, route.b))
+        if not near:
+            return False
+        for city in near:
+            self._link(city)
+        self.paths = {k: p for k, p in self.paths.items()
+                      if cheaper.isdisjoint(p.expanded) and closed.isdisjoint(p.shortened)}
+        return True
+
+    def path(self, a: str, b: str) -> tuple[int | None, list[str]]:
+        """The cheapest path from ``a`` to ``b``: (trains, route ids), or (None, [])."""
+        found = self.paths.get((a, b))
+        if found is None:
+            found = self.paths[(a, b)] = _search(self.adj, a, b)
+            if not self.claimed:
+                _first_paths(self.board)[(a, b)] = found
+        return found.cost, found.routes
+
+
+# board id -> (board, the paths of the network before any claim); the board is kept so that its
+# id is never reused while the entry exists (as in ``tracks.parallel_ids``).
+_FIRST_PATHS: dict[int, tuple[Board, dict[tuple[str, str], _Path]]] = {}
+
+
+def _first_paths(board: Board) -> dict:
+    entry = _FIRST_PATHS.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_FIRST_PATHS) > 64:  # tests build many small boards
+            _FIRST_PATHS.clear()
+        entry = _FIRST_PATHS[id(board)] = (board, {})
+    return entry[1]
+
+
+class _Path(NamedTuple):
+    cost: int | None  # trains; None: no path
+    routes: list[str]
+    expanded: set[str]  # the cities whose routes the search read
+    shortened: set[str]  # the routes that shortened a distance during the search
+
+
+def _search(adj, a: str, b: str) -> _Path:
+    """Dijkstra from ``a`` until ``b`` is reached, with what it read (see ``_Network``)."""
+    dist, prev, expanded, shortened = {a: 0}, {}, set(), set()
+    heap = [(0, a)]
+    push, pop, far = heapq.heappush, heapq.heappop, 1 << 30  # locals: the loop runs often
+    while heap:
+        d, city = pop(heap)
+        if city == b:
+            break
+        if d > dist[city]:
+            continue
+        expanded.add(city)
+        for nxt, w, rid in adj.get(city, ()):
+            nd = d + w
+            if nd < dist.get(nxt, far):
+                dist[nxt] = nd
+                prev[nxt] = (city, rid)
+                shortened.add(rid)
+                push(heap, (nd, nxt))
+    if b not in dist:
+        return _Path(None, [], expanded, shortened)
+    routes, city = [], b
+    while city != a:
+        city, rid = prev[city]
+        routes.append(rid)
+    return _Path(dist[b], routes, expanded, shortened)
 
 
 def play(game: Game, bots: Sequence, max_actions: int = 100_000) -> list[TeamScore]:

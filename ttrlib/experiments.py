@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, astuple, dataclass
+from functools import lru_cache
+from pathlib import Path
+from statistics import NormalDist
 
 from .bots import GreedyBot, Strategy, play
 from .game import PLAYER_COUNTS, Game
+from .result_cache import code_digest, shared
 
 __all__ = ["PRESETS", "GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
 
@@ -86,21 +90,67 @@ class StrategyRow:
     margin_ci: Interval
 
 
-def _mean_ci(values: Sequence[float]) -> tuple[float, Interval]:
-    from scipy import stats
+# The intervals are computed here, without scipy: importing scipy.stats costs a kernel about
+# 0.6 CPU seconds, more than a small tournament, and thirty kernels pressing Run at once pay it
+# thirty times on the same two cores (issue 24).
+_Z975 = NormalDist().inv_cdf(0.975)
 
+
+def _t_within(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with ``df`` (a whole number) degrees of freedom: the finite
+    series of Abramowitz and Stegun 26.7.3 and 26.7.4, with theta = atan(t / sqrt(df))."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for k in range(2, df, 2):  # (1*3*...*(k-1)) / (2*4*...*k) cos^k
+            term *= c2 * (k - 1) / k
+            total += term
+        return math.sin(theta) * total
+    if df == 1:
+        return 2 * theta / math.pi
+    term = total = 1.0
+    for k in range(3, df - 1, 2):  # (2*4*...*(k-1)) / (3*5*...*k) cos^(k-1)
+        term *= c2 * (k - 1) / k
+        total += term
+    return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
+
+
+@lru_cache(maxsize=256)
+def _t975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (bisection)."""
+    low, high = 0.0, 16.0
+    while _t_within(high, df) < 0.95:  # only df = 1 (12.7) and 2 (4.3) come near
+        high *= 2
+    for _ in range(100):
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        low, high = (mid, high) if _t_within(mid, df) < 0.95 else (low, mid)
+    return (low + high) / 2
+
+
+def _wilson(won: int, n: int) -> Interval:
+    """The 95% Wilson score interval of ``won`` in ``n`` (Newcombe 1998, as scipy's
+    ``binomtest(...).proportion_ci(method="wilson")``)."""
+    p, z = won / n, _Z975
+    denom = 2 * (n + z * z)
+    centre = (2 * n * p + z * z) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z * z)
+    return Interval(0.0 if won == 0 else centre - delta, 1.0 if won == n else centre + delta)
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, Interval]:
     n = len(values)
     mean = sum(values) / n
     if n < 2:
         return mean, Interval(math.nan, math.nan)
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+    half = _t975(n - 1) * sd / math.sqrt(n)
     return mean, Interval(mean - half, mean + half)
 
 
 def _rows(strategies: Sequence[Strategy], results: Sequence[GameResult]) -> list[StrategyRow]:
-    from scipy import stats
-
     rows = []
     for k, strategy in enumerate(strategies):
         won, points, margins = 0, [], []
@@ -113,11 +163,10 @@ def _rows(strategies: Sequence[Strategy], results: Sequence[GameResult]) -> list
                 margins.append(r.totals[team] - max(t for j, t in enumerate(r.totals)
                                                     if j != team))
         n = len(points)
-        ci = stats.binomtest(won, n).proportion_ci(0.95, method="wilson") if n else None
         mean_p, p_ci = _mean_ci(points) if n else (math.nan, Interval(math.nan, math.nan))
         mean_m, m_ci = _mean_ci(margins) if n else (math.nan, Interval(math.nan, math.nan))
         rows.append(StrategyRow(strategy, n, won, won / n if n else math.nan,
-                                Interval(ci.low, ci.high) if ci else Interval(math.nan, math.nan),
+                                _wilson(won, n) if n else Interval(math.nan, math.nan),
                                 mean_p, p_ci, mean_m, m_ci))
     return rows
 
@@ -194,7 +243,8 @@ class TournamentResult:
 
 def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
                players: int | None = None, executor: Executor | str | None = None,
-               progress=True, chunksize: int = 16) -> TournamentResult:
+               progress=True, chunksize: int = 16, cache: bool | str | os.PathLike = False
+               ) -> TournamentResult:
     """Play ``games`` seeded games between the strategies ``teams`` and tabulate them.
 
     ``players`` is 4 (two teams) or 6 (three teams); by default 4 for two strategies and 6 for
@@ -203,6 +253,12 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     a tqdm bar, ``False`` for none, or a function called as ``progress(done, total)`` after each
     game (a widget's progress bar); an exception it raises stops the tournament (a Stop button)
     and goes to the caller.
+
+    ``cache``: ``True`` (the default folder of :mod:`ttrlib.result_cache`) or a folder shares the
+    result between processes: the same tournament (strategies, players, games, seed, and the
+    library's code and board) is played once, by the first to ask; the others wait, their
+    ``progress`` called with the games played so far (it can stop the waiting), and read it. A
+    stopped tournament stores nothing.
     """
     strategies = tuple(teams)
     if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
@@ -213,10 +269,33 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive whole number, not {games!r}")
     jobs = [(strategies, players, seed, i) for i in range(games)]
+
+    def play_all(report=None) -> tuple[GameResult, ...]:
+        tell = progress
+        if report is not None:
+            tell = report if not callable(progress) else \
+                (lambda done, total: (report(done, total), progress(done, total)))
+        return _play_all(jobs, executor, tell, chunksize)
+
+    if not cache:
+        results = play_all()
+    else:
+        key = {"kind": "tournament", "strategies": [asdict(s) for s in strategies],
+               "players": players, "games": games, "seed": seed, "code": code_digest()}
+        results = shared(key, lambda report: [astuple(r) for r in play_all(report)],
+                         decode=lambda value: _decoded(value, jobs),
+                         wait=progress if callable(progress) else None,
+                         folder=None if cache is True else Path(cache))
+    return TournamentResult(players, seed, results, tuple(_rows(strategies, results)))
+
+
+def _play_all(jobs: list, executor, progress, chunksize: int) -> tuple[GameResult, ...]:
+    games = len(jobs)
     own = executor is None
     if own:
         executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
+        it: Iterator[GameResult]
         if executor == "serial":
             it = map(play_one, jobs)
         else:
@@ -227,14 +306,26 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
             for r in it:  # map keeps the games' order, whatever finished first
                 results.append(r)
                 progress(len(results), games)
-            results = tuple(results)
-        else:
-            if progress:
-                from tqdm.auto import tqdm
+            return tuple(results)
+        if progress:
+            from tqdm.auto import tqdm
 
-                it = tqdm(it, total=games, desc="games", leave=False)
-            results = tuple(it)
+            it = tqdm(it, total=games, desc="games", leave=False)
+        return tuple(it)
     finally:
         if own:  # after a stop (progress raised), the games not yet started are dropped
             executor.shutdown(cancel_futures=True)
-    return TournamentResult(players, seed, results, tuple(_rows(strategies, results)))
+
+
+def _decoded(value, jobs: list) -> tuple[GameResult, ...]:
+    """Stored games back as ``GameResult`` s; anything but the games of ``jobs`` is refused
+    (``ValueError``), so the cache plays them again."""
+    strategies, players = jobs[0][0], jobs[0][1]
+    teams = players // 2
+    results = tuple(GameResult(int(g), tuple(map(int, s)), tuple(map(int, t)),
+                               tuple(map(int, r))) for g, s, t, r in value)
+    if len(results) != len(jobs) or any(
+            r.game != i or r.strategies != _assignment(i, teams, len(strategies))
+            or len(r.totals) != teams or len(r.ranks) != teams for i, r in enumerate(results)):
+        raise ValueError("stored games of another tournament")
+    return results

@@ -7,10 +7,19 @@ The widget only shows what the tournament returns; the games are played by
 A tournament is research, so its seed is a plain one, shown and replayable anywhere (the research
 door of :mod:`ttrlib.deals`): nobody holds a hidden hand in its games. ``seed=None`` draws one.
 
-A tournament takes a while (200 games: about 23 s on a quiet 2-core machine, about 70 s with
-four learners running theirs at once), so the Run button plays it in a thread of the kernel and
-the kernel stays free to hear the **Stop** button. ``run()`` itself plays in the caller's thread
-and returns the result (what tests and scripts call).
+A tournament takes a while (lesson 07's pair: about 20-30 ms of CPU a game, so 100 games are
+2-3 CPU seconds), so the Run button plays it in a thread of the kernel and the kernel stays free
+to hear the **Stop** button. ``run()`` itself plays in the caller's thread and returns the result
+(what tests and scripts call).
+
+In a class the results are shared (``cache=True``, :mod:`ttrlib.result_cache`): learners pressing
+Run on the same strategies, games and seed (the class seed, ``?seed=7``) play the tournament
+once between them; the others wait for it, its progress on their bar, and Stop still works. The
+default sizes are chosen for that case. Measured with ``benchmarks/bench_tournament.py`` on a
+2-core machine shared with other work: thirty learners pressing Run at once on the defaults and
+the class seed all had the result within 8.7 s (4.3 CPU s in all, one learner alone: 5.4 s).
+With a seed of their own each (the lesson's default) they need thirty tournaments: 118 CPU s,
+about a minute on an idle 2-core server.
 """
 
 from __future__ import annotations
@@ -25,6 +34,11 @@ from ..experiments import PRESETS, TournamentResult, tournament
 from ..session import fresh_seed
 
 _GAMES = (50, 100, 200, 500, 1000, 2000)
+# Preselected sizes, small enough for a class on a 2-core server (issue 24; the figures come from
+# benchmarks/bench_tournament.py): 100 games, the size of lesson 07's own exercise (58 of 100);
+# the sweep plays five tournaments, 50 games each.
+DEFAULT_GAMES = 100
+DEFAULT_SWEEP_GAMES = 50
 
 
 class Stopped(Exception):
@@ -87,11 +101,12 @@ class StrategyTournament(_Background, w.VBox):
     caller's thread), a Stop button, a progress bar and the result."""
 
     def __init__(self, *, seed: int | None = 1, first: str = "greedy",
-                 second: str = "odds-aware", games: int = 200, executor=None):
+                 second: str = "odds-aware", games: int = DEFAULT_GAMES, executor=None,
+                 cache=True):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         self.seed = fresh_seed() if seed is None else seed
-        self.executor = executor
+        self.executor, self.cache = executor, cache
         names = list(PRESETS)
         self.first = w.Dropdown(options=names, value=first, description="Team 1:",
                                 layout=w.Layout(width="320px"))
@@ -151,7 +166,7 @@ class StrategyTournament(_Background, w.VBox):
         try:
             self._check_stop(0, n)
             self.result = tournament([a, b], games=n, seed=self.seed, executor=self.executor,
-                                     progress=tick)
+                                     progress=tick, cache=self.cache)
         except Stopped as exc:
             self.message.value = display.message_html(self._stopped_text(exc, "games"), "info")
             return None
@@ -171,11 +186,12 @@ class ThresholdSweep(_Background, w.VBox):
 
     THRESHOLDS = (None, 0.25, 0.5, 0.75, 0.9)
 
-    def __init__(self, *, seed: int | None = 1, games: int = 200, executor=None):
+    def __init__(self, *, seed: int | None = 1, games: int = DEFAULT_SWEEP_GAMES, executor=None,
+                 cache=True):
         super().__init__(layout=w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         seed = fresh_seed() if seed is None else seed
-        self.seed, self.executor = seed, executor
+        self.seed, self.executor, self.cache = seed, executor, cache
         self.games = w.Dropdown(options=list(_GAMES), value=games,
                                 description="Games per threshold:",
                                 style={"description_width": "initial"},
@@ -211,7 +227,8 @@ class ThresholdSweep(_Background, w.VBox):
                 self.results.append((t, tournament(
                     [PRESETS["greedy"], mine], games=n, seed=self.seed, executor=self.executor,
                     progress=lambda _d, _t: self._check_stop(len(self.results),
-                                                             len(self.THRESHOLDS)))))
+                                                             len(self.THRESHOLDS)),
+                    cache=self.cache)))
                 self.bar.value += 1
         except Stopped as exc:
             self.results = []
