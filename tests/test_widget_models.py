@@ -54,3 +54,38 @@ def test_no_screen_trait_reaches_the_page():
     own = set(TunnelClaimStepper.class_trait_names()) - set(LessonWidget.class_trait_names())
     assert {"chosen_route", "chosen_claim", "attempt", "shown"} <= own
     assert not own & set(t.get_state())
+
+
+# --- the odds explorer's settings (no widget at all) ------------------------------------------
+def test_settings_clamp_the_number_just_set_and_say_why():
+    """C1: 110 cards, 26 of one colour plus locomotives. Expected values by hand."""
+    from ttrlib.widgets.odds_settings import TunnelSettings
+
+    st = TunnelSettings()
+    st.discard = 30  # all 110 unseen: the discard pile gives way to 0
+    assert st.discard == 0 and "Lower the unseen cards N first" in st.notes[-1]
+    st.unseen = 70
+    assert st.draw_pile == 70  # a full draw pile follows N
+    st.discard, st.matching, st.discard_matching = 30, 20, 10
+    assert st.discard_matching == 6  # 26 - 20
+    st.notes = []
+    st.unseen = 100  # 100 + 30 > 110: N gives way
+    assert st.unseen == 80 and "at most 80 cards can be unseen" in st.notes[0]
+    st.draw_pile = 40
+    st.unseen = 10  # K and the draw pile follow N down, each with its sentence
+    assert (st.draw_pile, st.matching) == (10, 10) and len(st.notes) == 3
+
+
+def test_settings_follow_the_kind_of_claim():  # U5: 14 locomotives
+    from ttrlib.widgets.odds_settings import TunnelSettings
+
+    st = TunnelSettings()
+    st.locomotives_only = True
+    assert st.matching == 14 and "U5" in st.notes[-1]
+    st.locomotives_only = False
+    assert st.matching == 26
+    st.matching = 10  # set by hand: kept both ways
+    st.locomotives_only = True
+    st.locomotives_only = False
+    assert st.matching == 10
+    assert st.tunnel().law() == TunnelSettings(matching=10).tunnel().law()

@@ -18,10 +18,8 @@ the explorer builds its pool from ``K`` red-or-locomotive cards (locomotives for
 from __future__ import annotations
 
 import base64
-import functools
 import html
 import io
-from collections.abc import Callable
 from fractions import Fraction
 from math import sqrt
 
@@ -29,23 +27,24 @@ import ipywidgets as w
 import numpy as np
 
 from .. import display
-from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color, standard_deck
+from ..cards import DECK_SIZE, LOCOMOTIVES
 from ..chance import Distribution, TunnelReveal
 from ..lessons import chance_words
 from ..session import fresh_seed
 from ..simulate import Comparison, compare, simulate_reveals
-from .base import _plain
+from .base import Screen, safe
+from .odds_settings import (
+    COLOUR_MATCHING,
+    LOCO_MATCHING,
+    MAX_REVEAL,
+    PER_COLOUR,
+    TunnelSettings,
+    matching_cap,
+)
 
 __all__ = ["OddsExplorer"]
 
-#: Matching cards a full deck holds (rule C1): one colour plus the locomotives, or the
-#: locomotives alone for a claim paid with locomotives only (U5).
-PER_COLOUR = standard_deck()[Color.RED]  # C1: every colour has as many cards
-COLOUR_MATCHING = PER_COLOUR + LOCOMOTIVES
-LOCO_MATCHING = LOCOMOTIVES
-
 TRIAL_CHOICES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
-_FILLER = Color.BLUE  # the non-matching cards: any colour that matches neither red nor U5 claims
 
 _CSS = """<style>
 .ttr-ox-facts { display: flex; flex-direction: column; gap: 6px; max-width: 430px; }
@@ -64,22 +63,6 @@ _CSS = """<style>
   background: #ffffff; }
 .ttr-ox-note { font-size: 12px; opacity: 0.85; max-width: 720px; }
 </style>"""
-
-
-def _guard(handler: Callable) -> Callable:
-    """Like ``widgets.base.safe``: an unexpected error becomes a short message in the message
-    line, never a traceback in front of a learner."""
-
-    @functools.wraps(handler)
-    def wrapped(self: OddsExplorer, *args, **kwargs):
-        try:
-            return handler(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - the widget must stay usable
-            self.last_error = exc
-            self.say(f"Something went wrong ({type(exc).__name__}: {exc}). Nothing was changed; "
-                     "change a number or press Simulate again.", "warning")
-
-    return wrapped
 
 
 def _band_factor(probs: np.ndarray) -> tuple[float, float]:
@@ -146,7 +129,7 @@ def _checkpoints(trials: int, start: int = 100, per_decade: int = 8) -> list[int
     return pts
 
 
-class OddsExplorer(w.VBox):
+class OddsExplorer(Screen):
     """Explore the exact tunnel law and test it by simulation.
 
     Controls (public, so tests and notebooks can drive them): ``reveal`` (n), ``unseen`` (N),
@@ -167,22 +150,21 @@ class OddsExplorer(w.VBox):
     <= 110 and K + matching in the discard <= 26 (14 for a U5 claim) (rule C1).
     """
 
+    apology = "Nothing was changed; change a number or press Simulate again."
+
     def __init__(self, *, reveal: int = 4, unseen: int = DECK_SIZE, matching: int | None = None,
                  draw_pile: int | None = None, discard: int = 0, discard_matching: int = 0,
                  seed: int | None = None, locomotives_only: bool = False):
-        super().__init__(layout=w.Layout(width="100%", max_width="980px"))
-        self.add_class("ttr-widget")
+        super().__init__()
         self.seed = fresh_seed() if seed is None else seed
         self.runs = 0  # Simulate presses: run r uses SeedSequence(seed, spawn_key=(r,))
-        self.last_error: Exception | None = None
         self.counts: np.ndarray | None = None
         self.comparison: Comparison | None = None
         self.history: list[tuple[int, float, float]] = []
-        self._quiet = False
         notes: list[str] = []
 
-        cap = LOCO_MATCHING if locomotives_only else COLOUR_MATCHING
-        reveal = self._arg(reveal, "reveal", 0, 8, 4, notes)
+        cap = matching_cap(bool(locomotives_only))
+        reveal = self._arg(reveal, "reveal", 0, MAX_REVEAL, 4, notes)
         unseen = self._arg(unseen, "unseen", 0, DECK_SIZE, DECK_SIZE, notes)
         # matching=None: the fresh-deck count, 26 (14 for a U5 claim), as far as N allows
         matching = min(cap, unseen) if matching is None else self._arg(
@@ -191,6 +173,16 @@ class OddsExplorer(w.VBox):
                                                                DECK_SIZE, unseen, notes)
         discard = self._arg(discard, "discard", 0, DECK_SIZE, 0, notes)
         discard_matching = self._arg(discard_matching, "discard_matching", 0, cap, 0, notes)
+        # The settings are the explorer's model (kernel-side traits, ttrlib.widgets.odds_settings):
+        # the kind of claim first (it sets the fresh-deck K), then the numbers in the order in
+        # which each one bounds the next.
+        self.settings = TunnelSettings(locomotives_only=bool(locomotives_only))
+        self.settings.notes = []  # the fresh-deck K of the kind of claim asked for: no news
+        for name, value in (("reveal", reveal), ("unseen", unseen), ("discard", discard),
+                            ("draw_pile", draw_pile), ("matching", matching),
+                            ("discard_matching", discard_matching)):
+            setattr(self.settings, name, value)
+        notes += self.settings.notes
 
         style = {"description_width": "200px"}
 
@@ -202,7 +194,7 @@ class OddsExplorer(w.VBox):
                                     continuous_update=False, style=style,
                                     layout=w.Layout(width="320px"))
 
-        self.reveal = number_box(reveal, 0, 8, "Cards revealed n",
+        self.reveal = number_box(reveal, 0, MAX_REVEAL, "Cards revealed n",
                              "How many cards the tunnel turns over (its number, rule U1)")
         self.locomotives_only = w.Checkbox(value=bool(locomotives_only),
                                            description="locomotives-only claim (U5)",
@@ -228,7 +220,6 @@ class OddsExplorer(w.VBox):
         self.new_game_button = w.Button(description="New game", layout=w.Layout(width="auto"),
                                         tooltip="A new random seed for the simulations")
         self.new_game_button.on_click(lambda _b: self.new_game())
-        self.message = w.HTML()
         self.law_panel = w.HTML()
 
         self.trials = w.Dropdown(options=[(f"{t:,} trials", t) for t in TRIAL_CHOICES],
@@ -244,10 +235,9 @@ class OddsExplorer(w.VBox):
         self.progress_text = w.HTML()
         self.sim_panel = w.HTML()
 
-        for s in (self.reveal, self.unseen, self.matching, self.draw_pile, self.discard,
-                  self.discard_matching):
-            s.observe(self._on_number, names="value")
-        self.locomotives_only.observe(self._on_toggle, names="value")
+        for name in ("reveal", "unseen", "matching", "draw_pile", "discard", "discard_matching",
+                     "locomotives_only"):
+            getattr(self, name).observe(self._on_control, names="value")
         self.simulate.on_click(lambda _b: self.run_simulation())
 
         self.children = [
@@ -264,8 +254,8 @@ class OddsExplorer(w.VBox):
             w.HBox([self.trials, self.simulate, self.progress, self.progress_text]),
             self.sim_panel,
         ]
-        self._relabel()
-        self._update(None, None, notes)
+        self._show_settings()
+        self._update(notes)
 
     # --- arguments and constraints -----------------------------------------------------------
     @staticmethod
@@ -283,97 +273,36 @@ class OddsExplorer(w.VBox):
             return c
         return v
 
-    @property
-    def cap(self) -> int:
-        """Most matching cards the deck holds for this kind of claim (C1): 26, or 14 under U5."""
-        return LOCO_MATCHING if self.locomotives_only.value else COLOUR_MATCHING
+    # --- the controls and the model --------------------------------------------------------------
+    @safe
+    def _on_control(self, change) -> None:
+        """A learner's number (or the kind of claim) goes to the model, which clamps what is
+        impossible and says why; the controls then show the model. A control set from the
+        model already holds the model's value, so nothing happens a second time."""
+        name = next(n for n in ("reveal", "unseen", "matching", "draw_pile", "discard",
+                                "discard_matching", "locomotives_only")
+                    if getattr(self, n) is change["owner"])
+        if getattr(self.settings, name) == change["new"]:
+            return
+        self.settings.notes = []
+        setattr(self.settings, name, change["new"])
+        self._show_settings()
+        self._update(self.settings.notes)
 
-    def _fix(self, moved, old) -> list[str]:
-        """Clamp impossible combinations, the number the learner just changed giving way."""
-        notes: list[str] = []
-        N, D = self.unseen, self.discard
-        # unseen + discard <= 110: the discard pile is face up, so its cards are not unseen (C1)
-        if N.value + D.value > DECK_SIZE:
-            if moved is N:
-                N.value = DECK_SIZE - D.value
-                notes.append(f"The deck has {DECK_SIZE} cards (C1) and the {D.value} in the discard "
-                             f"pile are seen, so at most {N.value} cards can be unseen.")
-            else:
-                D.value = DECK_SIZE - N.value
-                notes.append(f"The deck has {DECK_SIZE} cards (C1) and {N.value} of them are "
-                             f"unseen, so the discard pile can hold at most {D.value}. Lower the "
-                             "unseen cards N first.")
-        n_now = N.value
-        # the draw pile is part of the unseen cards; a full pile follows N
-        if moved is N and old is not None and self.draw_pile.value == old:
-            self.draw_pile.value = n_now
-        elif self.draw_pile.value > n_now:
-            self.draw_pile.value = n_now
-            if moved is self.draw_pile:
-                notes.append(f"The draw pile is made of unseen cards, so it holds at most "
-                             f"N = {n_now}.")
-            else:
-                notes.append(f"The draw pile is made of unseen cards: it now holds all "
-                             f"{n_now} of them.")
-        if self.matching.value > n_now:
-            self.matching.value = n_now
-            notes.append(f"The matching cards are among the unseen ones, so K is at most "
-                         f"N = {n_now}.")
-        if self.discard_matching.value > D.value:
-            self.discard_matching.value = D.value
-            notes.append(f"The discard pile holds {D.value} cards, so at most {D.value} of them "
-                         "can match.")
-        cap = self.cap
-        if self.matching.value + self.discard_matching.value > cap:
-            what = ("locomotives (U5)" if self.locomotives_only.value
-                    else "cards of one colour plus locomotives")
-            if moved is self.discard_matching:
-                self.discard_matching.value = cap - self.matching.value
-                notes.append(f"The deck has only {cap} {what} (C1) and {self.matching.value} are "
-                             f"unseen, so at most {self.discard_matching.value} can lie in the "
-                             "discard pile.")
-            else:
-                self.matching.value = cap - self.discard_matching.value
-                notes.append(f"The deck has only {cap} {what} (C1) and "
-                             f"{self.discard_matching.value} lie in the discard pile, so at most "
-                             f"K = {self.matching.value} can be unseen.")
-        return notes
+    def _show_settings(self) -> None:
+        """Every control shows the model's value; a bound is widened before and narrowed after
+        the value is set, so a control never clamps a value of the model by itself."""
+        st = self.settings
+        for name in ("reveal", "unseen", "draw_pile", "discard"):
+            getattr(self, name).value = getattr(st, name)
+        for box in (self.matching, self.discard_matching):
+            box.max = max(box.max, st.cap)
+        self.matching.value, self.discard_matching.value = st.matching, st.discard_matching
+        self.matching.max = self.discard_matching.max = st.cap
+        self.locomotives_only.value = st.locomotives_only
+        self._relabel()
 
-    # --- events ------------------------------------------------------------------------------
-    def _on_number(self, change) -> None:
-        if not self._quiet:
-            self._update(change["owner"], change["old"])
-
-    def _on_toggle(self, change) -> None:
-        if not self._quiet:
-            self._toggle()
-
-    @_guard
-    def _toggle(self) -> None:
-        before = self.matching.value, self.discard_matching.value
-        old_cap = COLOUR_MATCHING if self.locomotives_only.value else LOCO_MATCHING
-        # K at the fresh-deck count of the old kind of claim follows to the new kind's count
-        fresh = before[0] == min(old_cap - before[1], self.unseen.value)
-        self._quiet = True
-        try:
-            self._relabel()  # lowering the maximum clamps K at once
-            if fresh:
-                self.matching.value = min(self.cap - self.discard_matching.value,
-                                          self.unseen.value)
-        finally:
-            self._quiet = False
-        notes = []
-        if (self.matching.value, self.discard_matching.value) != before:
-            if self.locomotives_only.value:
-                notes.append(f"A locomotives-only claim is matched only by locomotives (U5), and "
-                             f"the deck has {LOCO_MATCHING} (C1): K is now {self.matching.value}.")
-            else:
-                notes.append(f"A colour claim is matched by its colour and by locomotives (U2): "
-                             f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING} in the deck (C1), so K is "
-                             f"now {self.matching.value}.")
-        self._update(None, None, notes)
-
-    @_guard
+    @safe
     def new_game(self, seed: int | None = None) -> None:
         """A new seed for the simulations (the numbers stay); the old results are cleared."""
         self.seed = fresh_seed() if seed is None else seed
@@ -386,19 +315,13 @@ class OddsExplorer(w.VBox):
         self.game_label.value = (f"<span class='ttr-game-no' title='Seed of the simulations: the "
                                  f"same number gives the same results'>game {self.seed}</span>")
 
-    @_guard
-    def _update(self, moved, old, notes: list[str] | None = None) -> None:
-        notes = list(notes or [])
-        self._quiet = True
-        try:
-            notes += self._fix(moved, old)
-        finally:
-            self._quiet = False
+    @safe
+    def _update(self, notes: list[str]) -> None:
         if notes:
             self.say(" ".join(notes), "warning")
         else:
             self.message.value = ""
-        room = DECK_SIZE - self.unseen.value
+        room = DECK_SIZE - self.settings.unseen
         self.discard_note.value = (
             f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: face-up cards are not "
             "unseen (C1)" + ("; lower N to make room" if room == 0 else "") + "</span>")
@@ -407,11 +330,7 @@ class OddsExplorer(w.VBox):
         self._clear_simulation()
 
     def _relabel(self) -> None:
-        u5 = self.locomotives_only.value
-        cap = self.cap
-        self.matching.max = cap
-        self.discard_matching.max = cap
-        if u5:
+        if self.settings.locomotives_only:
             self.matching.description = "Matching K (locomotives)"
             self.matching.tooltip = "Unseen locomotives: the only cards that match a U5 claim"
             self.k_note.value = ("<span class='ttr-ox-sub'>Locomotives-only claim: only "
@@ -423,27 +342,9 @@ class OddsExplorer(w.VBox):
                                  "locomotives match (U2); fresh deck K = "
                                  f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING}</span>")
 
-    def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
-        self.message.value = display.message_html(text, kind, rule=rule)
-
-    @property
-    def message_text(self) -> str:
-        """The message line as plain text (what a learner reads)."""
-        return _plain(self.message.value)
-
-    # --- the exact law -----------------------------------------------------------------------
-    def _color(self) -> Color:
-        return Color.LOCOMOTIVE if self.locomotives_only.value else Color.RED
-
     def tunnel(self) -> TunnelReveal:
-        """The reveal the settings describe: the unseen pool and the discard pile hold ``K``
-        and ``KD`` cards of the claim's colour (locomotives for a U5 claim) and the rest of a
-        colour that matches neither claim; only those counts matter for the law."""
-        c = self._color()
-        N, K = self.unseen.value, self.matching.value
-        D, KD = self.discard.value, self.discard_matching.value
-        return TunnelReveal(CardCounts({c: K, _FILLER: N - K}), self.draw_pile.value,
-                            CardCounts({c: KD, _FILLER: D - KD}), c, self.reveal.value)
+        """The reveal the settings describe (``TunnelSettings.tunnel``)."""
+        return self.settings.tunnel()
 
     def exact(self) -> Distribution:
         """The exact law of the extra cards for the current settings (``tunnel().law()``)."""
@@ -452,9 +353,10 @@ class OddsExplorer(w.VBox):
     def _show_law(self) -> None:
         tunnel = self.tunnel()
         law = tunnel.law()
-        n, N, K = self.reveal.value, self.unseen.value, self.matching.value
-        d, D, KD = self.draw_pile.value, self.discard.value, self.discard_matching.value
-        what = "locomotives" if self.locomotives_only.value else "red cards or locomotives"
+        st = self.settings
+        n, N, K = st.reveal, st.unseen, st.matching
+        d, D, KD = st.draw_pile, st.discard, st.discard_matching
+        what = "locomotives" if st.locomotives_only else "red cards or locomotives"
         p0 = law.prob(0)
         # the two independent parts of the reveal: r1 cards from the draw pile (out of the N
         # unseen, K matching), then r2 from the reshuffled discard pile (D cards, KD matching)
@@ -522,7 +424,7 @@ class OddsExplorer(w.VBox):
             "Press Simulate to turn cards from a shuffled pile many times and compare the "
             "frequencies with the exact law above.", "info")
 
-    @_guard
+    @safe
     def run_simulation(self) -> None:
         """Simulate the reveal ``trials.value`` times, chunk by chunk (one progress step each).
 
