@@ -43,8 +43,8 @@ LAYER_NAMES = [
     # 6: pictures (HTML fragments, the board map): they take duck-typed views and never import
     #    the engine above the rules
     ["display.*", "maps"],
-    # 7: the English text of the events, and a state as JSON
-    ["narration", "save"],
+    # 7: the English text of the events and of the screens' hints, and a state as JSON
+    ["narration", "hints", "save"],
     # 8: the facade that dispatches actions to the rule families, and the reading back of a
     #    seat's plain view, events and score sheets (it builds the game's PlayerView)
     ["game", "plain_views"],

@@ -25,3 +25,8 @@ def team_of(seat: int) -> int:
 
 def teammate(seat: int) -> int:
     return seat ^ 1
+
+
+def team_seats(team: int) -> tuple[int, int]:
+    """The two seats of ``team``: ``0 -> (0, 1)`` (A1, A2), ``1 -> (2, 3)`` ... (rule C2)."""
+    return (2 * team, 2 * team + 1)

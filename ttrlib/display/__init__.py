@@ -28,8 +28,8 @@ entities, no unclosed tags), so it can also be checked or post-processed with ``
 
 The package's modules say what they hold: :mod:`.looks` (each colour's fill and letter, also used
 by the board map), :mod:`.css` (the stylesheet), :mod:`.frames` (escaping, frames, messages,
-layout), :mod:`.cards`, :mod:`.tickets`, :mod:`.routes`, :mod:`.chances` (distributions) and
-:mod:`.views` (a whole seat's view). Every public name is importable from ``ttrlib.display``.
+layout), :mod:`.cards`, :mod:`.tickets`, :mod:`.routes`, :mod:`.chances` (distributions),
+:mod:`.game_tables` (players, routes, score sheet) and :mod:`.views` (a whole seat's view). Every public name is importable from ``ttrlib.display``.
 Display sits just above the rules: it reads a ``PlayerView`` by its attributes and never imports
 the engine (``tests/test_layers.py``).
 
@@ -53,6 +53,7 @@ from .cards import (
 from .chances import distribution_html
 from .css import STYLE, style
 from .frames import layout_html, message_html
+from .game_tables import draw_pile_html, players_html, routes_html, score_sheet_html
 from .looks import CARD_LOOKS, GRAY_ROUTE, CardLook
 from .routes import route_html
 from .tickets import hidden_tickets_html, ticket_html, ticket_table_html, tickets_html
@@ -69,13 +70,17 @@ __all__ = [
     "cardholder_html",
     "cards_html",
     "distribution_html",
+    "draw_pile_html",
     "hand_html",
     "hidden_tickets_html",
     "layout_html",
     "message_html",
     "offlimits_html",
+    "players_html",
     "plural",
     "route_html",
+    "routes_html",
+    "score_sheet_html",
     "style",
     "ticket_html",
     "ticket_table_html",

@@ -6,19 +6,10 @@ from __future__ import annotations
 import ipywidgets as w
 
 from .. import actions as act
-from .. import display
+from .. import display, hints
 from ..cards import Color
 from ..game import FACE_UP, Game, Phase
 from .base import LessonWidget, button, highlight, ready_game, safe
-
-_STEP = {
-    Phase.TURN: ("Pick your first card: a face-up card or the top of the deck. A face-up "
-                 "locomotive taken first is your whole draw and goes to the team cardholder (D2)."),
-    Phase.PLACE_CARD: ("You have seen your first card. Decide now where it goes: your hand or the "
-                       "team cardholder. The second card will go to the other place (D1)."),
-    Phase.SECOND_CARD: ("Pick your second card. It goes to the other place. A face-up locomotive "
-                        "may not be taken as the second card (D3)."),
-}
 
 
 class CardSplitStepper(LessonWidget):
@@ -109,7 +100,7 @@ class CardSplitStepper(LessonWidget):
     def paint(self) -> None:
         view = self.view()
         self.header.value = self.seat_header(view)
-        self.step.value = display.message_html(_STEP.get(view.phase, "Wait for your turn."),
+        self.step.value = display.message_html(hints.CARD_SPLIT.get(view.phase, "Wait for your turn."),
                                                "info") if view.my_turn else \
             display.message_html("Not your turn: let the other players play.", "info")
         legal_now = self.legal()

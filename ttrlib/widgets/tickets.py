@@ -16,13 +16,15 @@ import html
 from collections.abc import Callable, Sequence
 
 import ipywidgets as w
+from traitlets import Enum
 
 from .. import actions as act
-from .. import display, narration
+from .. import display, hints, narration
 from ..board import Board
 from ..display import hidden_tickets_html, ticket_table_html  # kept importable from here
+from ..events import TicketsKept
 from ..game import DRAW_TICKETS, Game, Phase, PlayerView
-from ..seats import seat_name, team_name
+from ..seats import seat_name, team_name, team_of, team_seats, teammate
 from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
 
 
@@ -95,14 +97,6 @@ def _ticket_label(board: Board, tid: str) -> str:
     return f"{tid}: {t.a} - {t.b} ({display.plural(t.points, 'point')})"
 
 
-_PLAY_HINT = {
-    Phase.TURN: (f"Your turn. Draw {DRAW_TICKETS} tickets (keep at least 1, share 1 of them: T2), or share 1 "
-                 "or 2 of your private tickets, which takes the whole turn (T4)."),
-    Phase.CHOOSE_TICKETS: ("Tick the tickets you keep (at least 1) and pick one of them to share "
-                           "with your team (T2). The others go to the bottom of the deck (T3)."),
-}
-
-
 class TicketStepper(LessonWidget):
     """Destination tickets from one seat, from the setup choice (T1) to mid-game draws and shares.
 
@@ -117,9 +111,7 @@ class TicketStepper(LessonWidget):
                  bots=None, deal=None):
         super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
         self.home_seat = seat
-        self.team_seats = (seat - seat % 2, seat - seat % 2 + 1)
-        self.curtain = False
-        self.revealed = False
+        self.team_seats = team_seats(team_of(seat))
         self.last_draw: dict | None = None  # what the learner saw of their last ticket draw (T3)
         self.step = w.HTML()
         self.table = w.HTML()
@@ -138,6 +130,7 @@ class TicketStepper(LessonWidget):
         for b in (self.continue_button, self.start_button):
             highlight(b, True)  # the only move there is on that screen
         self._advance_setup()
+        self.stage = self._setup_or_play()
         self.render()
 
     # shortcuts for tests and teachers
@@ -147,12 +140,12 @@ class TicketStepper(LessonWidget):
     share_boxes = property(lambda self: self.sharer.boxes)
     share_button = property(lambda self: self.sharer.confirm)
 
-    @property
-    def stage(self) -> str:
-        if self.curtain:
-            return "curtain"
-        if self.revealed:
-            return "revealed"
+    #: Which screen shows (a kernel-side trait, never synced): a seat choosing its setup
+    #: tickets, the curtain between the two teammates' choices, the team's shared tickets
+    #: revealed together (T1), then play.
+    stage = Enum(("setup", "curtain", "revealed", "play"), default_value="setup")
+
+    def _setup_or_play(self) -> str:
         return "setup" if self.view().phase is Phase.SETUP_TICKETS else "play"
 
     # --- setup (T1) --------------------------------------------------------------------------
@@ -183,19 +176,19 @@ class TicketStepper(LessonWidget):
         # button of the new screen scrolls it into view, at the top of the window when the
         # page has to scroll up: so that button comes first on those screens, the text after.
         if self.stage in ("curtain", "revealed"):
-            (self.continue_button if self.curtain else self.start_button).focus()
+            (self.continue_button if self.stage == "curtain" else self.start_button).focus()
 
     def _after_setup_choice(self, chooser: int) -> None:
-        mate = chooser ^ 1
+        mate = teammate(chooser)
         view = self.view()
         if view.phase is Phase.SETUP_TICKETS and view.to_move == mate:
-            self.curtain = True
+            self.stage = "curtain"
             self.say(f"{seat_name(chooser)}'s choice is locked in and hidden. The "
                      f"{team_name(view.team)} ticket cardholder still holds "
                      f"{display.plural(len(view.team_tickets), 'ticket')}: the shared tickets wait until "
                      f"{seat_name(mate)} has chosen too.", "success", rule="T1")
             return
-        self.revealed = True
+        self.stage = "revealed"
         shared = ", ".join(view.team_tickets)
         self.say(f"Both teammates have chosen. At this moment both shared tickets ({shared}) "
                  f"appeared together in the {team_name(view.team)} ticket cardholder; neither "
@@ -204,11 +197,11 @@ class TicketStepper(LessonWidget):
 
     @safe
     def pass_screen(self) -> None:
-        if not self.curtain:
+        if self.stage != "curtain":
             self.say("There is no screen to pass right now.")
             return
-        self.curtain = False
         self._advance_setup()
+        self.stage = self._setup_or_play()
         self.say(f"{seat_name(self.seat)}: choose your tickets. Your teammate's choice is hidden "
                  "from you.", rule="T1")
         self.render()
@@ -218,8 +211,8 @@ class TicketStepper(LessonWidget):
         if self.stage != "revealed":
             self.say("Finish the ticket choice first.")
             return
-        self.revealed = False
         self.session = self.session.at_seat(self.home_seat)
+        self.stage = "play"
         self.message.value = ""
         self.render()
 
@@ -256,7 +249,7 @@ class TicketStepper(LessonWidget):
         info = self.last_draw or {"before": None, "during": view.ticket_deck_size + len(rejected)}
         info.update(offer=tuple(offer), rejected=rejected, after=view.ticket_deck_size,
                     shared=action.share)
-        mine = [e for e in view.events if e.kind == "keep_tickets" and e.seat == view.seat]
+        mine = [e for e in view.events if isinstance(e, TicketsKept) and e.seat == view.seat]
         info["log"] = narration.text(mine[-1], view.seat) if mine else ""
         self.last_draw = info
         kept = display.plural(len(action.keep), "ticket")
@@ -294,12 +287,12 @@ class TicketStepper(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def reset(self) -> None:
         """A new game: back to the setup of the learner's team, nothing of the old game kept."""
-        self.curtain = self.revealed = False
         self.last_draw = None
         self.session = self.session.at_seat(self.home_seat)
         for chooser in (self.chooser, self.sharer):
             chooser.set_tickets(())
         self._advance_setup()
+        self.stage = self._setup_or_play()
 
     def paint(self) -> None:
         stage = self.stage
@@ -337,7 +330,7 @@ class TicketStepper(LessonWidget):
         return [self.header, self.step, self.chooser, self.message, self.table, self.board_map]
 
     def _render_curtain(self) -> list:
-        done, nxt = seat_name(self.seat), seat_name(self.seat ^ 1)
+        done, nxt = seat_name(self.seat), seat_name(teammate(self.seat))
         self.header.value = display.message_html(
             f"Pass the screen to {nxt} — {done}'s choice stays hidden. Nothing private is shown "
             f"on this screen: {nxt} will see only their own tickets and the team's cardholder "
@@ -362,7 +355,7 @@ class TicketStepper(LessonWidget):
         if self.session.is_over:
             hint = "The game is over."
         elif view.my_turn:
-            hint = _PLAY_HINT.get(view.phase, "Finish your turn.")
+            hint = hints.TICKETS.get(view.phase, "Finish your turn.")
         else:
             hint = f"{seat_name(view.to_move)} is to move: let the other players play."
         self.step.value = display.message_html(hint, "info")
