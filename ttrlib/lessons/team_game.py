@@ -14,9 +14,10 @@ from ..actions import Claim
 from ..bots import GreedyBot, play
 from ..cards import CardCounts
 from ..errors import SaveError
+from ..events import FinalRound
 from ..game import END_TRIGGER_TRAINS, Game
 from ..rules.scoring import ROUTE_POINTS
-from ..seats import seat_name, team_name
+from ..seats import seat_name, team_name, team_of, team_seats
 from ..words import plural
 
 __all__ = ["watched_game", "final_round_html", "score_check_html", "ranking_html",
@@ -47,11 +48,13 @@ def watched_game(seed: int):
 
 def final_round_html(game: Game, notes: list) -> str:
     """Who triggered the final round (E1), the team's trains then, and the final turns in order."""
-    trigger = next(e for e in game.events if e.kind == "final_round")
+    trigger = next(e for e in game.events if isinstance(e, FinalRound))
     first = next(i for i, (_, final, _) in enumerate(notes) if final)
     trains = notes[first][2]
     seat = trigger.seat
-    team = seat // 2
+    assert seat is not None  # E1: a seat's turn triggers the final round
+    team = trigger.team
+    mates = team_seats(team)
     final_turns: list[int] = []
     for s, _, _ in notes[first:]:
         if not final_turns or final_turns[-1] != s:  # a new turn starts when the seat changes
@@ -59,8 +62,8 @@ def final_round_html(game: Game, notes: list) -> str:
     every = sorted(final_turns) == list(range(game.players)) and final_turns[-1] == seat
     return (
         f"<p>The game lasted {game.turns} turns. At the end of {seat_name(seat)}'s turn, "
-        f"{team_name(team)} had {trains[2 * team]} + {trains[2 * team + 1]} = "
-        f"{plural(trains[2 * team] + trains[2 * team + 1], 'train')}, {END_TRIGGER_TRAINS} or fewer, so the "
+        f"{team_name(team)} had {trains[mates[0]]} + {trains[mates[1]]} = "
+        f"{plural(sum(trains[s] for s in mates), 'train')}, {END_TRIGGER_TRAINS} or fewer, so the "
         "final round began (E1).</p>"
         f"<p>The final turns, in order: <b>{' → '.join(seat_name(s) for s in final_turns)}</b>. "
         + ("Every player had exactly one final turn, and the player whose turn triggered the end "
@@ -74,7 +77,7 @@ def score_check_html(game: Game, sheets) -> str:
     rows = ""
     for sheet in sheets:
         team = sheet.team
-        routes = [board.route(r) for r, seat in game.owners.items() if seat // 2 == team]
+        routes = [board.route(r) for r, seat in game.owners.items() if team_of(seat) == team]
         route_points = sum(ROUTE_POINTS[r.length] for r in routes)
         done = [t for t in sheet.tickets if t.completed]
         failed = [t for t in sheet.tickets if not t.completed]
