@@ -83,15 +83,16 @@ class Exercise:
     @property
     def answer_text(self) -> str:
         """The answer as a learner would write it."""
-        if self.kind == "choices":
-            return JOIN.join(o for o in self.options if o in self.answer)
+        answer = self.answer
+        if self.kind == "choices" and isinstance(answer, frozenset):
+            return JOIN.join(o for o in self.options if o in answer)
         if self.kind == "chance":
             from . import chance_words
 
-            return chance_words(self.answer)
-        if self.kind == "share":
-            return f"{self.answer} = {share_percent(self.answer)}"
-        return str(self.answer)
+            return chance_words(answer)
+        if self.kind == "share" and isinstance(answer, Fraction):
+            return f"{answer} = {share_percent(answer)}"
+        return str(answer)
 
     @property
     def worked_step(self) -> str:
@@ -195,9 +196,10 @@ def _exercise(lesson: str, entry: dict, where: str) -> Exercise:
         raise AnswerKeyError(f"{where}: field 'options': an option may not hold a ';'")
     tolerance = DEFAULT_TOLERANCE
     if "tolerance" in entry:
-        tolerance = parse_exact(str(entry["tolerance"]))
-        if tolerance is None or not 0 <= tolerance < 1:
+        given_tolerance = parse_exact(str(entry["tolerance"]))
+        if given_tolerance is None or not 0 <= given_tolerance < 1:
             raise AnswerKeyError(f"{where}: field 'tolerance' must be a fraction such as \"1/2000\"")
+        tolerance = given_tolerance
     worked = text("worked")
     if worked.count("{") != len(_BLANK.findall(worked)) or worked.count("}") != worked.count("{"):
         raise AnswerKeyError(f"{where}: field 'worked': a blank is written {{like this}}, "
@@ -213,7 +215,7 @@ def _with_wrong_answers(ex: Exercise, entries, where: str) -> Exercise:
     (so it is stored in canonical form) and really wrong."""
     if not isinstance(entries, list):
         raise AnswerKeyError(f"{where}: field 'wrong' must be a list of tables")
-    wrong = []
+    wrong: list[tuple[str, str]] = []
     for n, item in enumerate(entries, 1):
         here = f"{where}, wrong answer {n}"
         if not isinstance(item, dict) or set(item) != {"answer", "belief"}:
@@ -227,7 +229,7 @@ def _with_wrong_answers(ex: Exercise, entries, where: str) -> Exercise:
         if not isinstance(belief, str) or not belief.strip():
             raise AnswerKeyError(f"{here}: field 'belief' must be a non-empty string")
         verdict = judge(ex, given)
-        if not verdict.readable or verdict.right:
+        if not verdict.readable or verdict.right or verdict.canonical is None:
             raise AnswerKeyError(f"{here}: field 'answer' must be a wrong answer the judge reads")
         if any(verdict.canonical == a for a, _ in wrong):
             raise AnswerKeyError(f"{here}: answer {verdict.canonical!r} given twice")
@@ -299,7 +301,7 @@ def judge(exercise: Exercise, given) -> Verdict:
             picked = frozenset()
         if not picked or not picked <= set(exercise.options):
             return Verdict(False, False, "Tick at least one option first.")
-        canonical = JOIN.join(o for o in exercise.options if o in picked)
+        canonical: str | None = JOIN.join(o for o in exercise.options if o in picked)
         return Verdict(picked == exercise.answer, True, canonical=canonical)
     text = str(given or "").strip()[:_MAX_ANSWER]
     if not text:
@@ -319,6 +321,7 @@ def judge(exercise: Exercise, given) -> Verdict:
     canonical = canonical_number(value)
     if kind == "number" or exact:
         return Verdict(value == exercise.answer, True, canonical=canonical)
+    assert isinstance(exercise.answer, Fraction)  # a chance or a share (load_key reads it so)
     gap = abs(value - exercise.answer)
     if gap <= exercise.tolerance:
         return Verdict(True, True, canonical=canonical)

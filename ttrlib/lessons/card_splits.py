@@ -38,7 +38,7 @@ def slot_words(view, slots, last: str = "and") -> str:
 def _waits(game: Game) -> str:
     return {Phase.TURN: "a new turn",
             Phase.PLACE_CARD: "where the first card goes (D1)",
-            Phase.SECOND_CARD: "the second card (D1)"}.get(game.phase, game.phase.value)
+            Phase.SECOND_CARD: "the second card (D1)"}.get(game.phase) or game.phase.value
 
 
 def table(game: Game, seat: int = 0) -> None:

@@ -109,6 +109,7 @@ def gray_ways_html(game: Game, route_id: str) -> str:
     counts: dict[str, int] = {}
     for c in ways(game, route_id):
         colour = claim_color(c.cards)
+        assert colour is not None  # a legal claim is of one colour (K2)
         name = "locomotives only" if colour is Color.LOCOMOTIVE else f"{colour.value} (+ locomotives)"
         counts[name] = counts.get(name, 0) + 1
     rows = list(counts.items()) + [("in all", sum(counts.values()))]

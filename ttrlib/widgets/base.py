@@ -44,7 +44,7 @@ class Screen(w.VBox):
 
     apology = "The game is unchanged; try another step."
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs) -> None:
         super().__init__(layout=w.Layout(width="100%", max_width="980px"), **kwargs)
         self.add_class("ttr-widget")
         self.message = w.HTML()

@@ -3,6 +3,8 @@ cardholder, one decision at a time (rules D1-D4, with C5 and C6 happening on the
 
 from __future__ import annotations
 
+from typing import Literal
+
 import ipywidgets as w
 
 from .. import actions as act
@@ -66,7 +68,7 @@ class CardSplitStepper(LessonWidget):
                          "success", rule="D1")
 
     @safe
-    def place(self, to: str) -> None:
+    def place(self, to: Literal["hand", "cardholder"]) -> None:
         if self.not_now("place a card"):
             return
         if self.act(act.PlaceCard(to)):

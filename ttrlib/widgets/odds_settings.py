@@ -9,7 +9,7 @@ explorer shows in its message line. None of these traits is synced to a page.
 
 from __future__ import annotations
 
-from traitlets import Bool, HasTraits, Int, List, observe, validate
+from traitlets import Bool, HasTraits, Int, List, Unicode, observe, validate
 
 from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color, standard_deck
 from ..chance import TunnelReveal
@@ -39,7 +39,7 @@ class TunnelSettings(HasTraits):
     discard = Int(0)
     discard_matching = Int(0)
     locomotives_only = Bool(False)
-    notes = List()
+    notes = List(Unicode())
 
     @property
     def cap(self) -> int:

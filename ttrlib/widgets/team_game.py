@@ -9,6 +9,8 @@ line.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import ipywidgets as w
 from traitlets import Unicode, observe
 
@@ -194,7 +196,7 @@ class TeamGame(LessonWidget):
                 self.say(f"You drew a {drawn.value} card. Where does it go?", rule="D1")
 
     @safe
-    def place(self, to: str) -> None:
+    def place(self, to: Literal["hand", "cardholder"]) -> None:
         self._do(act.PlaceCard(to))
 
     @safe
@@ -423,7 +425,7 @@ class TeamGame(LessonWidget):
         self.tunnel_payment.value = pays[0][1] if pays else None
         highlight(self.pay_button, bool(pays))
         highlight(self.withdraw_button, any(isinstance(a, act.Withdraw) for a in legal))
-        if not show:
+        if t is None or not show:
             self.tunnel_view.value = ""
             return
         route = view.board.route(t.route)
