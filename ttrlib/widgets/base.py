@@ -44,8 +44,8 @@ class Screen(w.VBox):
 
     apology = "The game is unchanged; try another step."
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(layout=w.Layout(width="100%", max_width="980px"), **kwargs)
+    def __init__(self, layout: w.Layout | None = None) -> None:
+        super().__init__(layout=layout or w.Layout(width="100%", max_width="980px"))
         self.add_class("ttr-widget")
         self.message = w.HTML()
         self.last_error: Exception | None = None

@@ -49,7 +49,7 @@ class ExerciseWidget(Screen):
 
     def __init__(self, exercise: Exercise, *, number: int | None = None,
                  teacher: bool | None = None):
-        super().__init__()
+        super().__init__(layout=w.Layout())  # as wide as its stylesheet says (.ttr-exercise)
         self.add_class("ttr-exercise")
         self._exercise = exercise
         typed = exercise.kind in TYPED
