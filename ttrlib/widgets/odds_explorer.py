@@ -323,7 +323,7 @@ class OddsExplorer(Screen):
             self.message.value = ""
         room = DECK_SIZE - self.settings.unseen
         self.discard_note.value = (
-            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: face-up cards are not "
+            f"<span class='ttr-ox-sub'>&le; {DECK_SIZE} &minus; N = {room}: face-up cards are not "
             "unseen (C1)" + ("; lower N to make room" if room == 0 else "") + "</span>")
         self._show_seed()
         self._show_law()

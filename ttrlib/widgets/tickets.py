@@ -23,7 +23,14 @@ from .. import display, hints, narration
 from ..board import Board
 from ..display import hidden_tickets_html, ticket_table_html  # kept importable from here
 from ..events import TicketsKept
-from ..game import DRAW_TICKETS, Game, Phase, PlayerView
+from ..game import (
+    DRAW_TICKETS,
+    SETUP_TICKETS_DEALT,
+    SETUP_TICKETS_KEEP,
+    Game,
+    Phase,
+    PlayerView,
+)
 from ..seats import seat_name, team_name, team_of, team_seats, teammate
 from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
 
@@ -312,12 +319,14 @@ class TicketStepper(LessonWidget):
         name = seat_name(self.seat)
         self.header.value = self.seat_header(view)
         self.step.value = display.message_html(
-            f"{name}: you were dealt 5 tickets. Tick at least 3 to keep and pick 1 of the kept "
+            f"{name}: you were dealt {SETUP_TICKETS_DEALT} tickets. Tick at least "
+            f"{SETUP_TICKETS_KEEP} to keep and pick 1 of the kept "
             "ones to share with your team. Your teammate will not see your choice, and you will "
             "not see theirs (T1).", "info", rule="T1")
         self.chooser.set_tickets(view.ticket_offer)
         self.chooser.confirm.description = f"Confirm {name}'s choice"
-        self.chooser.title.value = f"<b>{name}'s 5 tickets (only {name} sees them)</b>"
+        self.chooser.title.value = (f"<b>{name}'s {SETUP_TICKETS_DEALT} tickets (only {name} sees "
+                                    "them)</b>")
         self.table.value = display.layout_html(
             display.tickets_html([view.board.ticket(t) for t in view.team_tickets],
                                  f"{team_name(view.team)} ticket cardholder (shared)",
@@ -326,7 +335,7 @@ class TicketStepper(LessonWidget):
                                 f"Teammate {seat_name(view.teammate)}'s tickets"),
             direction="row")
         self.board_map.value = board_map_html(view, view.ticket_offer,
-                                              ticket_label=f"{name}'s 5 tickets")
+                                              ticket_label=f"{name}'s {SETUP_TICKETS_DEALT} tickets")
         return [self.header, self.step, self.chooser, self.message, self.table, self.board_map]
 
     def _render_curtain(self) -> list:
