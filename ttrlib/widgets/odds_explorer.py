@@ -17,9 +17,6 @@ the explorer builds its pool from ``K`` red-or-locomotive cards (locomotives for
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 from fractions import Fraction
 from math import sqrt
 
@@ -46,23 +43,6 @@ __all__ = ["OddsExplorer"]
 
 TRIAL_CHOICES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
 
-_CSS = """<style>
-.ttr-ox-facts { display: flex; flex-direction: column; gap: 6px; max-width: 430px; }
-.ttr-ox-facts p { margin: 0; }
-.ttr-ox-big { font-size: 15px; }
-.ttr-ox-big b { font-size: 16px; }
-.ttr-ox-formula { font-family: var(--jp-code-font-family, "DejaVu Sans Mono", monospace);
-  font-size: 12px; opacity: 0.9; overflow-wrap: anywhere; }
-.ttr-ox-table { border-collapse: collapse; font-size: 12.5px; }
-.ttr-ox-table th, .ttr-ox-table td { padding: 3px 7px; text-align: right;
-  border-bottom: 1px solid rgba(128,128,128,0.35); }
-.ttr-ox-table th { font-weight: 600; border-bottom: 2px solid rgba(128,128,128,0.6); }
-.ttr-ox-table td.ttr-ox-k { text-align: center; font-weight: 700; }
-.ttr-ox-sub { font-size: 11px; opacity: 0.75; }
-.ttr-ox-fig { border-radius: 8px; box-shadow: 0 0 0 1px rgba(128,128,128,0.45);
-  background: #ffffff; }
-.ttr-ox-note { font-size: 12px; opacity: 0.85; max-width: 720px; }
-</style>"""
 
 
 def _band_factor(probs: np.ndarray) -> tuple[float, float]:
@@ -76,32 +56,6 @@ def _band_factor(probs: np.ndarray) -> tuple[float, float]:
     z = NormalDist().inv_cdf(1 - 0.01 / (2 * max(cells, 1)))
     sigma = float(np.sqrt((probs * (1 - probs)).max())) if probs.size else 0.0
     return z, sigma
-
-
-def _short(v: float) -> str:
-    """A trial count for an axis label: 100, 1k, 10k, 100k, 1M."""
-    for size, suffix in ((1_000_000, "M"), (1_000, "k")):
-        if v >= size:
-            return f"{v / size:g}{suffix}"
-    return f"{v:g}"
-
-
-def _pct(p: float) -> str:
-    """A percentage with two decimals; tiny ones with two significant digits (never "0.00%"
-    for a probability that is not 0)."""
-    pct = 100 * float(p)
-    if pct == 0 or pct >= 0.01:
-        return f"{pct:.2f}%"
-    return f"{pct:.2g}%"
-
-
-def _gap(x: float) -> str:
-    """A signed gap in percentage points, without a "-0.000"."""
-    return "0.000" if abs(x) < 0.0005 else f"{x:+.3f}"
-
-
-def _frac(p: Fraction) -> str:
-    return str(p) if p.denominator != 1 else str(p.numerator)
 
 
 def _verdict_words(cmp: Comparison) -> str:
@@ -210,11 +164,11 @@ class OddsExplorer(Screen):
         self.discard_matching = number_box(discard_matching, 0, cap, "Matching cards in discard",
                                        "Matching cards in the discard pile (it is face up, so "
                                        "you know them)")
-        self.reveal_note = w.HTML("<span class='ttr-ox-sub'>Team Asia tunnels: 4&ndash;6 &middot; "
-                                  "Europe: 3 (U1)</span>")
+        self.reveal_note = w.HTML(display.sub_html("Team Asia tunnels: 4&ndash;6 &middot; "
+                                                   "Europe: 3 (U1)"))
         self.k_note = w.HTML()
-        self.pile_note = w.HTML("<span class='ttr-ox-sub'>&le; N; below n the discard pile is "
-                                "reshuffled (U6)</span>")
+        self.pile_note = w.HTML(display.sub_html("&le; N; below n the discard pile is "
+                                                 "reshuffled (U6)"))
         self.discard_note = w.HTML()
         self.game_label = w.HTML()
         self.new_game_button = w.Button(description="New game", layout=w.Layout(width="auto"),
@@ -241,7 +195,7 @@ class OddsExplorer(Screen):
         self.simulate.on_click(lambda _b: self.run_simulation())
 
         self.children = [
-            w.HTML(display.style() + _CSS + "<div class='ttr-root'><b style='font-size:15px'>"
+            w.HTML(display.style() + display.EXPLORER_CSS + "<div class='ttr-root'><b style='font-size:15px'>"
                    "Tunnel odds explorer</b> &middot; how many extra cards will a tunnel cost? "
                    "(U1, U2, U5, U6)</div>"),
             w.HBox([self.game_label, self.new_game_button]),
@@ -322,9 +276,9 @@ class OddsExplorer(Screen):
         else:
             self.message.value = ""
         room = DECK_SIZE - self.settings.unseen
-        self.discard_note.value = (
-            f"<span class='ttr-ox-sub'>&le; {DECK_SIZE} &minus; N = {room}: face-up cards are not "
-            "unseen (C1)" + ("; lower N to make room" if room == 0 else "") + "</span>")
+        self.discard_note.value = display.sub_html(
+            f"&le; {DECK_SIZE} &minus; N = {room}: face-up cards are not unseen (C1)"
+            + ("; lower N to make room" if room == 0 else ""))
         self._show_seed()
         self._show_law()
         self._clear_simulation()
@@ -333,14 +287,14 @@ class OddsExplorer(Screen):
         if self.settings.locomotives_only:
             self.matching.description = "Matching K (locomotives)"
             self.matching.tooltip = "Unseen locomotives: the only cards that match a U5 claim"
-            self.k_note.value = ("<span class='ttr-ox-sub'>Locomotives-only claim: only "
-                                 f"locomotives match (U5); fresh deck K = {LOCO_MATCHING}</span>")
+            self.k_note.value = display.sub_html("Locomotives-only claim: only locomotives "
+                                                 f"match (U5); fresh deck K = {LOCO_MATCHING}")
         else:
             self.matching.description = "Matching K (colour + locos)"
             self.matching.tooltip = "Unseen cards of the claim's colour plus unseen locomotives"
-            self.k_note.value = ("<span class='ttr-ox-sub'>Colour claim: that colour and "
-                                 "locomotives match (U2); fresh deck K = "
-                                 f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING}</span>")
+            self.k_note.value = display.sub_html(
+                "Colour claim: that colour and locomotives match (U2); fresh deck K = "
+                f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING}")
 
     def tunnel(self) -> TunnelReveal:
         """The reveal the settings describe (``TunnelSettings.tunnel``)."""
@@ -399,19 +353,11 @@ class OddsExplorer(Screen):
             mean_formula = "&sum; k&middot;P(k)"
         if not mean_formula:
             mean_formula = "0"
-        facts = (
-            "<div class='ttr-ox-facts'>"
-            f"<p>{story}</p>"
-            f"<p class='ttr-ox-big'>P(no extra card) = <b>{chance_words(p0)}</b></p>"
-            f"<p class='ttr-ox-formula'>{formula} = {_frac(p0)}</p>"
-            f"<p class='ttr-ox-big'>Mean: <b>{float(mean):.4f}</b> extra cards "
-            f"<span class='ttr-ox-formula'>= {mean_formula} = {_frac(mean)}</span></p>"
-            f"<p>P(at least 2 extra cards) = {chance_words(law.at_least(2))}</p>"
-            "</div>"
-        )
+        facts = display.law_facts_html(story, chance_words(p0), formula, p0, mean, mean_formula,
+                                       chance_words(law.at_least(2)))
         chart = display.distribution_html(
             law, f"Exact law: extra cards k for a {n}-card tunnel", xlabel="k")
-        self.law_panel.value = display.layout_html(chart, _CSS + facts, direction="row")
+        self.law_panel.value = display.layout_html(chart, facts, direction="row")
 
     # --- the experiment ----------------------------------------------------------------------
     def _clear_simulation(self) -> None:
@@ -455,8 +401,7 @@ class OddsExplorer(Screen):
                 gap = float(np.abs(counts / done - probs).max())
                 history.append((done, gap, z * widest / sqrt(done)))
                 self.progress.value = i + 1
-                self.progress_text.value = (f"<span class='ttr-ox-sub'>{done:,} / {total:,} "
-                                            "trials</span>")
+                self.progress_text.value = display.sub_html(f"{done:,} / {total:,} trials")
         finally:
             self.simulate.disabled = False
         self.counts, self.history = counts, history
@@ -465,77 +410,10 @@ class OddsExplorer(Screen):
 
     def _sim_html(self, law: Distribution, counts: np.ndarray, cmp: Comparison,
                   history: list[tuple[int, float, float]], run: int, z: float) -> str:
-        total = int(counts.sum())
-        rows = []
-        for k in range(len(counts)):
-            p = law.prob(k)
-            f = counts[k] / total
-            rows.append(
-                f"<tr><td class='ttr-ox-k'>{k}</td><td>{_frac(p)}</td><td>{_pct(float(p))}</td>"
-                f"<td>{int(counts[k]):,}</td><td>{_pct(f)}</td>"
-                f"<td>{_gap(100 * (f - float(p)))}</td></tr>")
-        table = (
-            "<table class='ttr-ox-table'><thead><tr><th>k</th><th>exact P</th><th>exact %</th>"
-            "<th>simulated</th><th>simulated %</th><th>gap (points)</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>"
-            f"<div class='ttr-ox-sub'>{total:,} simulated reveals &middot; seed {self.seed}, "
-            f"run {run + 1}</div>")
+        probs = [law.prob(k) for k in range(len(counts))]
         verdict = display.message_html(_verdict_words(cmp), "success" if cmp.agrees else "error")
-        verdict += ("<details class='ttr-ox-note'><summary>For the curious: the statistics"
-                    f"</summary>{html.escape(cmp.maths())}</details>")
-        fig = self._convergence_png(history)
-        picture = (f"<img class='ttr-ox-fig' width='400' alt='largest gap between simulated and "
-                   f"exact probabilities against the number of trials' src='{fig}'/>"
-                   if fig else "<div class='ttr-ox-note'>The law is certain (every reveal gives "
-                   "the same count), so there is no gap to shrink.</div>")
-        left = f"<div class='ttr-frame'><div class='ttr-head'>Simulated vs exact</div>{table}</div>"
-        probs = np.array([float(law.prob(k)) for k in range(len(counts))])
-        cells = int(((probs > 0) & (probs < 1)).sum())
-        note = "" if not fig else ("<div class='ttr-ox-note'>Each dot is the largest of the "
-                f"{cells} gaps between a simulated frequency and its exact probability after that "
-                "many trials. The shaded funnel is a 99% band for that largest gap "
-                f"({z:.3f} standard deviations of the widest cell, so that all {cells} gaps stay "
-                "inside together with probability 99%); it narrows like 1/&radic;trials, and "
-                "the dots narrow with it: the experiment converges to the formula.</div>")
-        right = f"<div style='width:400px'>{picture}{note}</div>"
-        body = display.layout_html(_CSS + left, right, direction="row")
-        return display.layout_html(verdict, body, direction="column")
-
-    @staticmethod
-    def _convergence_png(history: list[tuple[int, float, float]]) -> str | None:
-        """The largest gap against the number of trials (log x-axis) with its 99% band, as a
-        data: URL (PNG, drawn without pyplot so no global figure state is touched)."""
-        if not history or max(b for _, _, b in history) == 0:
-            return None
-        from matplotlib.figure import Figure
-        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
-        n = np.array([h[0] for h in history], dtype=float)
-        gap = np.array([h[1] for h in history]) * 100
-        band = np.array([h[2] for h in history]) * 100
-        fig = Figure(figsize=(4.4, 3.0), dpi=100)
-        fig.patch.set_facecolor("#ffffff")
-        ax = fig.add_subplot()
-        ax.fill_between(n, 0, band, color="#3d85c6", alpha=0.16, linewidth=0,
-                        label="99% band")
-        ax.plot(n, band, color="#3d85c6", linewidth=1, linestyle="--")
-        ax.plot(n, gap, color="#e8710a", marker="o", markersize=4, linewidth=1.4,
-                label="largest |simulated \u2212 exact|")
-        ax.axhline(0, color="#555555", linewidth=0.8)
-        ax.set_xscale("log")
-        ax.xaxis.set_major_locator(LogLocator(base=10))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: _short(v)))
-        ax.set_xlim(n[0] / 1.15, n[-1] * 1.15)
-        ax.set_ylim(0, 1.08 * max(band.max(), gap.max()))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
-        ax.set_xlabel("trials (log scale)")
-        ax.set_ylabel("gap (percentage points)")
-        ax.set_title("The experiment converges to the formula", fontsize=11)
-        ax.grid(True, which="major", alpha=0.3)
-        ax.legend(loc="upper right", fontsize=9, frameon=False)
-        fig.subplots_adjust(left=0.16, right=0.97, bottom=0.16, top=0.9)  # cheaper than tight
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=150, facecolor=fig.get_facecolor())
-        return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+        cells = sum(0 < p < 1 for p in probs)
+        return display.simulation_html(
+            verdict, cmp.maths(), display.simulation_table_html(probs, list(counts), self.seed, run),
+            display.convergence_html(display.convergence_png(history), cells, z))
 
