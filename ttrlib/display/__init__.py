@@ -30,7 +30,8 @@ The package's modules say what they hold: :mod:`.looks` (each colour's fill and 
 by the board map), :mod:`.css` (the stylesheet), :mod:`.frames` (escaping, frames, messages,
 layout), :mod:`.cards`, :mod:`.tickets`, :mod:`.routes`, :mod:`.chances` (distributions),
 :mod:`.game_tables` (players, routes, score sheet), :mod:`.explorer` (the odds
-explorer's panels) and :mod:`.views` (a whole seat's view). Every public name is importable from ``ttrlib.display``.
+explorer's panels), :mod:`.tables` (the lessons' plain tables) and :mod:`.views` (a whole
+seat's view). Every public name is importable from ``ttrlib.display``.
 Display sits just above the rules: it reads a ``PlayerView`` by its attributes and never imports
 the engine (``tests/test_layers.py``).
 
@@ -66,6 +67,7 @@ from .frames import layout_html, message_html
 from .game_tables import draw_pile_html, players_html, routes_html, score_sheet_html
 from .looks import CARD_LOOKS, GRAY_ROUTE, CardLook
 from .routes import route_html
+from .tables import Markup, table_html
 from .tickets import hidden_tickets_html, ticket_html, ticket_table_html, tickets_html
 from .views import seat_cards_html, view_html
 
@@ -73,6 +75,7 @@ __all__ = [
     "CARD_LOOKS",
     "EXPLORER_CSS",
     "GRAY_ROUTE",
+    "Markup",
     "STYLE",
     "CardLook",
     "card_back_html",
@@ -96,6 +99,7 @@ __all__ = [
     "routes_html",
     "score_sheet_html",
     "style",
+    "table_html",
     "ticket_html",
     "ticket_table_html",
     "tickets_html",
