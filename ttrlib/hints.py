@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, Phase
 
-#: The team game (lesson 06): every move of a turn.
+#: The team game (lessons 00, 06 and 08): every move of a turn.
 TEAM_GAME = {
     Phase.SETUP_TICKETS: (f"Choose your tickets: keep at least {SETUP_TICKETS_KEEP} of the "
                           f"{SETUP_TICKETS_DEALT} and share 1 of them (T1)."),
@@ -23,7 +23,7 @@ TEAM_GAME = {
     Phase.TUNNEL: "The tunnel asks for more cards: pay them, or take your cards back (U2, U3).",
 }
 
-#: The tickets lesson (05): drawing and sharing tickets.
+#: The tickets lesson (02): drawing and sharing tickets.
 TICKETS = {
     Phase.TURN: (f"Your turn. Draw {DRAW_TICKETS} tickets (keep at least 1, share 1 of them: "
                  "T2), or share 1 or 2 of your private tickets, which takes the whole turn "
@@ -32,7 +32,15 @@ TICKETS = {
                            "with your team (T2). The others go to the bottom of the deck (T3)."),
 }
 
-#: The card split lesson (03): the two cards of a draw.
+#: What the game waits for, as lesson 01 says it after each step of a draw ("The game waits
+#: for the second card (D1).").
+WAITS_FOR = {
+    Phase.TURN: "a new turn",
+    Phase.PLACE_CARD: "where the first card goes (D1)",
+    Phase.SECOND_CARD: "the second card (D1)",
+}
+
+#: The card split lesson (01): the two cards of a draw.
 CARD_SPLIT = {
     Phase.TURN: ("Pick your first card: a face-up card or the top of the deck. A face-up "
                  "locomotive taken first is your whole draw and goes to the team cardholder (D2)."),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import actions as act
 from .. import display as pics
+from .. import hints
 from ..cards import CardCounts, Color
 from ..events import Reset
 from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase
@@ -36,9 +37,7 @@ def slot_words(view, slots, last: str = "and") -> str:
 
 
 def _waits(game: Game) -> str:
-    return {Phase.TURN: "a new turn",
-            Phase.PLACE_CARD: "where the first card goes (D1)",
-            Phase.SECOND_CARD: "the second card (D1)"}.get(game.phase) or game.phase.value
+    return hints.WAITS_FOR.get(game.phase) or game.phase.value
 
 
 def table(game: Game, seat: int = 0) -> None:
