@@ -14,7 +14,7 @@ TEAM_GAME = {
     Phase.SETUP_TICKETS: (f"Choose your tickets: keep at least {SETUP_TICKETS_KEEP} of the "
                           f"{SETUP_TICKETS_DEALT} and share 1 of them (T1)."),
     Phase.TURN: ("Your turn: draw train cards, claim a route, draw "
-                 f"{DRAW_TICKETS} tickets, or share 1-2 of your tickets."),
+                 f"{DRAW_TICKETS} tickets, or share 1-2 of your tickets (D1, K1, T2, T4)."),
     Phase.PLACE_CARD: ("Where does the card you drew go: your hand or the team cardholder? The "
                        "second card goes to the other place (D1)."),
     Phase.SECOND_CARD: ("Draw your second card (a face-up slot or the deck); it goes to the other "
