@@ -12,8 +12,10 @@ the ticket deck (T3), or spends a turn sharing 1 or 2 private tickets (T4).
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import ipywidgets as w
 from traitlets import Enum
@@ -104,6 +106,19 @@ def _ticket_label(board: Board, tid: str) -> str:
     return f"{tid}: {t.a} - {t.b} ({display.plural(t.points, 'point')})"
 
 
+@dataclass(frozen=True)
+class TicketDraw:
+    """What the learner saw of their last ticket draw (T2, T3): the ticket deck's size before
+    the draw (``None``: drawn before this screen showed), while choosing and after the choice,
+    the tickets returned to the bottom of the deck and the public log's line about it."""
+
+    before: int | None
+    during: int
+    after: int | None = None
+    rejected: tuple[str, ...] = ()
+    log: str = ""
+
+
 class TicketStepper(LessonWidget):
     """Destination tickets from one seat, from the setup choice (T1) to mid-game draws and shares.
 
@@ -119,7 +134,7 @@ class TicketStepper(LessonWidget):
         super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
         self.home_seat = seat
         self.team_seats = team_seats(team_of(seat))
-        self.last_draw: dict | None = None  # what the learner saw of their last ticket draw (T3)
+        self.last_draw: TicketDraw | None = None
         self.step = w.HTML()
         self.table = w.HTML()
         self.notes = w.HTML()
@@ -244,8 +259,7 @@ class TicketStepper(LessonWidget):
         before = self.view().ticket_deck_size
         if self.act(act.DrawTickets()):
             view = self.view()
-            self.last_draw = {"before": before, "offer": view.ticket_offer,
-                              "during": view.ticket_deck_size}
+            self.last_draw = TicketDraw(before, view.ticket_deck_size)
             self.say(f"You drew {display.plural(len(view.ticket_offer), 'ticket')}: the ticket deck went from "
                      f"{before} to {view.ticket_deck_size}.", rule="T2")
             self.render()
@@ -253,12 +267,11 @@ class TicketStepper(LessonWidget):
     def _after_draw_choice(self, offer: Sequence[str], action: act.KeepTickets) -> None:
         view = self.view()
         rejected = [t for t in offer if t not in action.keep]
-        info = self.last_draw or {"before": None, "during": view.ticket_deck_size + len(rejected)}
-        info.update(offer=tuple(offer), rejected=rejected, after=view.ticket_deck_size,
-                    shared=action.share)
+        drawn = self.last_draw or TicketDraw(None, view.ticket_deck_size + len(rejected))
         mine = [e for e in view.events if isinstance(e, TicketsKept) and e.seat == view.seat]
-        info["log"] = narration.text(mine[-1], view.seat) if mine else ""
-        self.last_draw = info
+        self.last_draw = dataclasses.replace(
+            drawn, after=view.ticket_deck_size, rejected=tuple(rejected),
+            log=narration.text(mine[-1], view.seat) if mine else "")
         kept = display.plural(len(action.keep), "ticket")
         self.say(f"You kept {kept} and shared {action.share}; {len(rejected)} went to the "
                  "bottom of the ticket deck.", "success", rule="T3")
@@ -391,15 +404,15 @@ class TicketStepper(LessonWidget):
 
     def _t3_html(self, view: PlayerView) -> str:
         info = self.last_draw
-        if not info or "after" not in info:
+        if info is None or info.after is None:
             return ""
-        sizes = [str(info[k]) for k in ("before", "during", "after") if info.get(k) is not None]
+        sizes = [str(n) for n in (info.before, info.during, info.after) if n is not None]
         parts = [display.message_html(
             f"Ticket deck: {' → '.join(sizes)} tickets (before the draw → while choosing → now). "
-            f"Public log: “{info['log']}”. Nobody else learns which tickets you returned.",
+            f"Public log: “{info.log}”. Nobody else learns which tickets you returned.",
             "info", rule="T3")]
-        if info["rejected"]:
+        if info.rejected:
             parts.append(display.tickets_html(
-                [view.board.ticket(t) for t in info["rejected"]],
+                [view.board.ticket(t) for t in info.rejected],
                 "Returned to the bottom of the ticket deck"))
         return display.layout_html(*parts)
