@@ -19,7 +19,7 @@ import ipywidgets as w
 from traitlets import Bool, Int
 
 from ..lessons import recording, teacher_mode
-from ..lessons.answers import TYPED, Exercise, judge, load_key, tolerance_words
+from ..lessons.answers import TYPED, Exercise, Kind, judge, load_key, tolerance_words
 from .base import Screen
 
 #: Enter is judged this long after the page says so: the box's last keystroke may still be on its
@@ -58,7 +58,8 @@ class ExerciseWidget(Screen):
             f"<style>{_CSS}</style><div class='ttr-q' role='heading' aria-level='3'>"
             f"<b>{title}.</b> {html.escape(exercise.question)}</div>"
             + (f"<div class='ttr-note'>{html.escape(tolerance_words(exercise))}</div>"
-               if exercise.kind in ("chance", "share") else ""), layout=w.Layout(width="100%"))
+               if exercise.kind in (Kind.CHANCE, Kind.SHARE) else ""),
+            layout=w.Layout(width="100%"))
         if typed:
             # Every keystroke reaches the kernel (continuous_update), so Enter and Check judge
             # what is in the box, not what was there when it last lost the focus.
@@ -67,7 +68,7 @@ class ExerciseWidget(Screen):
                                      layout=w.Layout(width="260px"))
             self.answer_box.on_msg(self._on_box_message)
             inputs: list[w.Widget] = [self.answer_box]
-        elif exercise.kind == "choice":
+        elif exercise.kind is Kind.CHOICE:
             self.answer_box = w.RadioButtons(options=list(exercise.options), value=None,
                                              layout=w.Layout(width="auto"))
             inputs = [self.answer_box]
@@ -101,7 +102,7 @@ class ExerciseWidget(Screen):
     # --- what the learner did ----------------------------------------------------------------
     def given(self):
         ex = self._exercise
-        if ex.kind == "choices":
+        if ex.kind is Kind.CHOICES:
             return [b.description for b in self.boxes if b.value]
         return self.answer_box.value
 
