@@ -27,6 +27,11 @@ def teammate(seat: int) -> int:
     return seat ^ 1
 
 
+def team_count(players: int) -> int:
+    """How many teams ``players`` players make: 2 for 4, 3 for 6 (rule C2)."""
+    return players // 2
+
+
 def team_seats(team: int) -> tuple[int, int]:
     """The two seats of ``team``: ``0 -> (0, 1)`` (A1, A2), ``1 -> (2, 3)`` ... (rule C2)."""
     return (2 * team, 2 * team + 1)
