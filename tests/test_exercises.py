@@ -137,7 +137,15 @@ def _models_text() -> str:
     return json.dumps([m.get_state() for m in list(_instances.values())], default=str)
 
 
-def test_widget_feedback_hint_worked_step_and_answer_only_when_asked():
+@pytest.fixture
+def no_live_models():
+    """These tests read every live model: close those an earlier test left open (a fraction
+    such as 5/11 on another widget's screen would read as an answer given away)."""
+    widgets = pytest.importorskip("ipywidgets")
+    widgets.Widget.close_all()
+
+
+def test_widget_feedback_hint_worked_step_and_answer_only_when_asked(no_live_models):
     pytest.importorskip("ipywidgets")
     from ttrlib.widgets.exercise import ExerciseWidget
 
@@ -191,7 +199,8 @@ def _preheated_kernel(monkeypatch, query_string: str) -> list[str]:
     return calls
 
 
-def test_a_preheated_lesson_waits_for_the_learner_only_where_it_asks_for_the_seed(monkeypatch):
+def test_a_preheated_lesson_waits_for_the_learner_only_where_it_asks_for_the_seed(
+        monkeypatch, no_live_models):
     # Issue 10: cells before the wait are run and rendered ahead of time, so an exercise must
     # not wait; and ?teacher=1 in the learner's address reveals nothing (issue 20).
     pytest.importorskip("ipywidgets")

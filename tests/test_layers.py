@@ -45,8 +45,8 @@ LAYER_NAMES = [
     #    the engine above the rules; the observer (what a seat sees of a state, I1) and a
     #    position built by hand (a checked state)
     ["display.*", "maps", "observer", "positions"],
-    # 7: the English text of the events, and a state as JSON
-    ["narration", "save"],
+    # 7: the English text of the events and of the screens' hints, and a state as JSON
+    ["narration", "hints", "save"],
     # 8: the facade that dispatches actions to the rule families, and the reading back of a
     #    seat's plain view, events and score sheets (it builds the game's PlayerView)
     ["game", "plain_views"],

@@ -18,21 +18,29 @@ Two ways of dealing anew:
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import pkgutil
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from ipywidgets.widgets.widget import Widget, _instances
 from widget_drivers import click_a_move
 
+import ttrlib.widgets
 from ttrlib import Game, Phase
 from ttrlib.cards import CardCounts
+from ttrlib.lessons.answers import load_key
 from ttrlib.lessons.tunnels import practice_position
-from ttrlib.widgets import (
-    CardSplitStepper,
-    OddsExplorer,
-    TeamGame,
-    TicketStepper,
-    TunnelClaimStepper,
-)
+from ttrlib.widgets import base
+from ttrlib.widgets.base import Screen
+from ttrlib.widgets.card_split import CardSplitStepper
+from ttrlib.widgets.exercise import ExerciseWidget
+from ttrlib.widgets.odds_explorer import OddsExplorer
+from ttrlib.widgets.team_game import TeamGame
+from ttrlib.widgets.tickets import TicketStepper
+from ttrlib.widgets.tunnel_claim import TunnelClaimStepper
 
 TUNNEL = "kathmandu-lhasa-1"  # 3 red, reveals 5 (U1)
 
@@ -277,3 +285,63 @@ def test_odds_explorer_state_is_its_settings_and_seed_only():
         return [registry_states()]
 
     two_runs(run)
+
+
+def test_an_exercise_shows_nothing_of_its_answer_before_it_is_asked_for():
+    """The key's answer reaches the page only with "Show the answer": two keys that differ only
+    in the answer give the same page through two wrong tries (feedback, hint, worked step)."""
+    ex = load_key("03")["locomotives-needed"]  # a whole number, typed in a box
+    assert ex.kind == "number"
+
+    def run(variant: int) -> list:
+        key = ex if variant == 0 else dataclasses.replace(ex, answer=ex.answer + 7)
+        widget = ExerciseWidget(key, number=1, teacher=False)
+        snaps = [registry_states()]
+        wrong = str(Fraction(ex.answer) + 100)  # wrong for both keys
+        for _try in range(2):
+            widget.answer_box.value = wrong
+            widget.check()
+            snaps.append(registry_states())
+        assert "Not yet (try 2)" in widget.feedback_text
+        return snaps
+
+    two_runs(run)
+
+
+# --- every screen is driven -----------------------------------------------------------------------
+#: The tests above that drive each screen class. A new screen (any subclass of
+#: ``ttrlib.widgets.base.Screen``) fails ``test_every_screen_class_is_driven`` until a test here
+#: drives it and names it.
+DRIVEN_BY = {
+    TicketStepper: [test_ticket_stepper_hot_seat_keeps_each_teammates_choice_off_the_other_screen,
+                    test_ticket_stepper_keeps_a2s_private_tickets_off_a1s_screen],
+    TunnelClaimStepper: [test_tunnel_claim_shows_nothing_of_the_reveal_before_a_card_is_turned,
+                         test_tunnel_stepper_after_the_reveal_depends_only_on_the_seat],
+    CardSplitStepper: [test_card_split_stepper_depends_only_on_the_seat],
+    TeamGame: [test_team_game_over_several_turns_depends_only_on_the_seat],
+    OddsExplorer: [test_odds_explorer_state_is_its_settings_and_seed_only],
+    ExerciseWidget: [test_an_exercise_shows_nothing_of_its_answer_before_it_is_asked_for],
+}
+
+
+def screen_classes() -> set[type]:
+    """Every screen class of the package, found by itself: each module of ``ttrlib.widgets`` is
+    imported, then every subclass of ``Screen`` (at any depth) counts, but for the bases that
+    ``ttrlib.widgets.base`` itself defines."""
+    for info in pkgutil.iter_modules(ttrlib.widgets.__path__):
+        importlib.import_module(f"ttrlib.widgets.{info.name}")
+    found, todo = set(), [Screen]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return {c for c in found
+            if c.__module__.startswith("ttrlib.widgets.") and c.__module__ != base.__name__}
+
+
+def test_every_screen_class_is_driven():
+    classes = screen_classes()
+    assert len(classes) >= 6  # teeth: the discovery finds the package's screens
+    undriven = sorted(c.__qualname__ for c in classes - set(DRIVEN_BY))
+    assert not undriven, f"no secrets test drives {undriven}: add one to this file"

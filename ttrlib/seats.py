@@ -54,8 +54,13 @@ def check_seat(seat: Any, players: int, what: str = "seat") -> int:
 
 def check_team(team: Any, players: int) -> int:
     """``team`` as an int if it is a team of a ``players``-player game (else ``ArgumentError``)."""
-    teams = players // 2
+    teams = team_count(players)
     if not _whole(team) or not 0 <= team < teams:
         raise ArgumentError(f"team: no team {shown(team)} in a {players}-player game "
                             f"(teams are 0-{teams - 1})")
     return int(team)
+
+
+def team_count(players: int) -> int:
+    """How many teams ``players`` players make: 2 for 4, 3 for 6 (rule C2)."""
+    return players // 2

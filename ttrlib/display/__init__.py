@@ -28,8 +28,10 @@ entities, no unclosed tags), so it can also be checked or post-processed with ``
 
 The package's modules say what they hold: :mod:`.looks` (each colour's fill and letter, also used
 by the board map), :mod:`.css` (the stylesheet), :mod:`.frames` (escaping, frames, messages,
-layout), :mod:`.cards`, :mod:`.tickets`, :mod:`.routes`, :mod:`.chances` (distributions) and
-:mod:`.views` (a whole seat's view). Every public name is importable from ``ttrlib.display``.
+layout), :mod:`.cards`, :mod:`.tickets`, :mod:`.routes`, :mod:`.chances` (distributions),
+:mod:`.game_tables` (players, routes, score sheet), :mod:`.explorer` (the odds
+explorer's panels), :mod:`.tables` (the lessons' plain tables) and :mod:`.views` (a whole
+seat's view). Every public name is importable from ``ttrlib.display``.
 Display sits just above the rules: it reads a ``PlayerView`` by its attributes and never imports
 the engine (``tests/test_layers.py``).
 
@@ -52,15 +54,28 @@ from .cards import (
 )
 from .chances import distribution_html
 from .css import STYLE, style
+from .explorer import (
+    EXPLORER_CSS,
+    convergence_html,
+    convergence_png,
+    law_facts_html,
+    simulation_html,
+    simulation_table_html,
+    sub_html,
+)
 from .frames import layout_html, message_html
+from .game_tables import draw_pile_html, players_html, routes_html, score_sheet_html
 from .looks import CARD_LOOKS, GRAY_ROUTE, CardLook
 from .routes import route_html
+from .tables import Markup, table_html
 from .tickets import hidden_tickets_html, ticket_html, ticket_table_html, tickets_html
 from .views import seat_cards_html, view_html
 
 __all__ = [
     "CARD_LOOKS",
+    "EXPLORER_CSS",
     "GRAY_ROUTE",
+    "Markup",
     "STYLE",
     "CardLook",
     "card_back_html",
@@ -68,18 +83,29 @@ __all__ = [
     "card_row_html",
     "cardholder_html",
     "cards_html",
+    "convergence_html",
+    "convergence_png",
     "distribution_html",
+    "draw_pile_html",
     "hand_html",
     "hidden_tickets_html",
+    "law_facts_html",
     "layout_html",
     "message_html",
     "offlimits_html",
+    "players_html",
     "plural",
     "route_html",
+    "routes_html",
+    "score_sheet_html",
     "style",
+    "table_html",
     "ticket_html",
     "ticket_table_html",
     "tickets_html",
     "seat_cards_html",
+    "simulation_html",
+    "simulation_table_html",
+    "sub_html",
     "view_html",
 ]

@@ -19,6 +19,7 @@ from .. import narration
 from ..cards import EMPTY
 from ..errors import IllegalMove
 from ..game import Game
+from ..seats import team_count
 from ..words import percent, plural
 
 __all__ = ["CLASS_GAME", "session_seed", "teacher_mode", "query", "show", "say", "log_markdown", "attempt",
@@ -190,7 +191,8 @@ def position(*, hands: Sequence | None = (), cardholders: Sequence | None = (),
     hands, holders = list(hands or ()), list(cardholders or ())
     return Game.from_position(
         players=players, hands=hands + [EMPTY] * (players - len(hands)),
-        cardholders=holders + [EMPTY] * (players // 2 - len(holders)), face_up=list(face_up),
+        cardholders=holders + [EMPTY] * (team_count(players) - len(holders)),
+        face_up=list(face_up),
         draw_pile=list(draw_pile), discard=EMPTY if discard is None else discard,
         claimed=claimed, seed=seed, rest_to=players - 1)
 

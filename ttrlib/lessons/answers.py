@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 
@@ -51,8 +52,23 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-KINDS = ("number", "chance", "share", "choice", "choices")
-TYPED = ("number", "chance", "share")  # kinds answered in a text box
+class Kind(str, Enum):
+    """What an exercise asks for: a whole number or exact fraction, a chance, a share (both
+    between 0 and 1), one option, or a set of options. Equal to its key's word ("chance")."""
+
+    NUMBER = "number"
+    CHANCE = "chance"
+    SHARE = "share"
+    CHOICE = "choice"
+    CHOICES = "choices"
+
+    def __str__(self) -> str:  # the key's word in every message, on every Python version
+        return self.value
+
+
+KINDS = tuple(k.value for k in Kind)
+TYPED = (Kind.NUMBER, Kind.CHANCE, Kind.SHARE)  # kinds answered in a text box
+PICKED = (Kind.CHOICE, Kind.CHOICES)  # kinds answered by picking options
 DEFAULT_TOLERANCE = Fraction(1, 2000)  # 0.0005: a decimal right to 3 places, or 0.05 points of %
 _MAX_ANSWER = 200  # characters of a typed answer that are read (and ever echoed)
 MAX_CANONICAL = 40  # a canonical answer longer than this is not kept (e.g. 200 typed digits)
@@ -69,7 +85,7 @@ class Exercise:
     lesson: str
     id: str
     question: str
-    kind: str
+    kind: Kind
     answer: object  # Fraction (number, chance), str (choice) or frozenset[str] (choices)
     rule: str
     hint: str
@@ -83,15 +99,16 @@ class Exercise:
     @property
     def answer_text(self) -> str:
         """The answer as a learner would write it."""
-        if self.kind == "choices":
-            return JOIN.join(o for o in self.options if o in self.answer)
-        if self.kind == "chance":
+        answer = self.answer
+        if self.kind is Kind.CHOICES and isinstance(answer, frozenset):
+            return JOIN.join(o for o in self.options if o in answer)
+        if self.kind is Kind.CHANCE:
             from . import chance_words
 
-            return chance_words(self.answer)
-        if self.kind == "share":
-            return f"{self.answer} = {share_percent(self.answer)}"
-        return str(self.answer)
+            return chance_words(answer)
+        if self.kind is Kind.SHARE and isinstance(answer, Fraction):
+            return f"{answer} = {share_percent(answer)}"
+        return str(answer)
 
     @property
     def worked_step(self) -> str:
@@ -166,9 +183,10 @@ def _exercise(lesson: str, entry: dict, where: str) -> Exercise:
             raise AnswerKeyError(f"{where}: field {field!r} must be a non-empty string")
         return value.strip()
 
-    kind = text("kind")
-    if kind not in KINDS:
-        raise AnswerKeyError(f"{where}: field 'kind' must be one of {', '.join(KINDS)}, not {kind!r}")
+    word = text("kind")
+    if word not in KINDS:
+        raise AnswerKeyError(f"{where}: field 'kind' must be one of {', '.join(KINDS)}, not {word!r}")
+    kind = Kind(word)
     options = entry.get("options", [])
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise AnswerKeyError(f"{where}: field 'options' must be a list of strings")
@@ -177,10 +195,10 @@ def _exercise(lesson: str, entry: dict, where: str) -> Exercise:
         value = parse_exact(str(raw)) if isinstance(raw, (str, int)) else None
         if value is None:
             raise AnswerKeyError(f"{where}: field 'answer' must be a whole number or a fraction")
-        if kind != "number" and not 0 <= value <= 1:
+        if kind is not Kind.NUMBER and not 0 <= value <= 1:
             raise AnswerKeyError(f"{where}: field 'answer' is a {kind}, so between 0 and 1")
         answer: object = value
-    elif kind == "choice":
+    elif kind is Kind.CHOICE:
         if raw not in options:
             raise AnswerKeyError(f"{where}: field 'answer' must be one of the options")
         answer = raw
@@ -188,16 +206,16 @@ def _exercise(lesson: str, entry: dict, where: str) -> Exercise:
         if not isinstance(raw, list) or not raw or any(a not in options for a in raw):
             raise AnswerKeyError(f"{where}: field 'answer' must be a non-empty list of options")
         answer = frozenset(raw)
-    if kind in ("choice", "choices") and len(set(options)) != len(options) or (
-            kind in ("choice", "choices") and len(options) < 2):
+    if kind in PICKED and (len(set(options)) != len(options) or len(options) < 2):
         raise AnswerKeyError(f"{where}: field 'options' needs at least 2 different options")
     if any(JOIN.strip() in o for o in options):
         raise AnswerKeyError(f"{where}: field 'options': an option may not hold a ';'")
     tolerance = DEFAULT_TOLERANCE
     if "tolerance" in entry:
-        tolerance = parse_exact(str(entry["tolerance"]))
-        if tolerance is None or not 0 <= tolerance < 1:
+        given_tolerance = parse_exact(str(entry["tolerance"]))
+        if given_tolerance is None or not 0 <= given_tolerance < 1:
             raise AnswerKeyError(f"{where}: field 'tolerance' must be a fraction such as \"1/2000\"")
+        tolerance = given_tolerance
     worked = text("worked")
     if worked.count("{") != len(_BLANK.findall(worked)) or worked.count("}") != worked.count("{"):
         raise AnswerKeyError(f"{where}: field 'worked': a blank is written {{like this}}, "
@@ -213,13 +231,13 @@ def _with_wrong_answers(ex: Exercise, entries, where: str) -> Exercise:
     (so it is stored in canonical form) and really wrong."""
     if not isinstance(entries, list):
         raise AnswerKeyError(f"{where}: field 'wrong' must be a list of tables")
-    wrong = []
+    wrong: list[tuple[str, str]] = []
     for n, item in enumerate(entries, 1):
         here = f"{where}, wrong answer {n}"
         if not isinstance(item, dict) or set(item) != {"answer", "belief"}:
             raise AnswerKeyError(f"{here}: give exactly 'answer' and 'belief'")
         given = item["answer"]
-        if ex.kind == "choices" and isinstance(given, list):
+        if ex.kind is Kind.CHOICES and isinstance(given, list):
             pass
         elif not isinstance(given, str):
             raise AnswerKeyError(f"{here}: field 'answer' must be a string")
@@ -227,7 +245,7 @@ def _with_wrong_answers(ex: Exercise, entries, where: str) -> Exercise:
         if not isinstance(belief, str) or not belief.strip():
             raise AnswerKeyError(f"{here}: field 'belief' must be a non-empty string")
         verdict = judge(ex, given)
-        if not verdict.readable or verdict.right:
+        if not verdict.readable or verdict.right or verdict.canonical is None:
             raise AnswerKeyError(f"{here}: field 'answer' must be a wrong answer the judge reads")
         if any(verdict.canonical == a for a, _ in wrong):
             raise AnswerKeyError(f"{here}: answer {verdict.canonical!r} given twice")
@@ -288,18 +306,18 @@ def judge(exercise: Exercise, given) -> Verdict:
     of options for choices) against the key. Never raises for any input. A verdict that is not
     ``readable`` is not a try: the learner is told what to type instead."""
     kind = exercise.kind
-    if kind == "choice":
+    if kind is Kind.CHOICE:
         if not isinstance(given, str) or given not in exercise.options:
             return Verdict(False, False, "Pick one of the options first.")
         return Verdict(given == exercise.answer, True, canonical=given)
-    if kind == "choices":
+    if kind is Kind.CHOICES:
         try:
             picked = frozenset(given or ())
         except TypeError:
             picked = frozenset()
         if not picked or not picked <= set(exercise.options):
             return Verdict(False, False, "Tick at least one option first.")
-        canonical = JOIN.join(o for o in exercise.options if o in picked)
+        canonical: str | None = JOIN.join(o for o in exercise.options if o in picked)
         return Verdict(picked == exercise.answer, True, canonical=canonical)
     text = str(given or "").strip()[:_MAX_ANSWER]
     if not text:
@@ -312,13 +330,14 @@ def judge(exercise: Exercise, given) -> Verdict:
     if value is None:
         value = parse_decimal(text)
     if value is None:
-        example = "12 or 3/7" if kind == "number" else "3/7, 0.4286 or 42.9%"
+        example = "12 or 3/7" if kind is Kind.NUMBER else "3/7, 0.4286 or 42.9%"
         return Verdict(False, False, f"I could not read that as a number: type e.g. {example}.")
-    if kind != "number" and not 0 <= value <= 1:
+    if kind is not Kind.NUMBER and not 0 <= value <= 1:
         return Verdict(False, False, _out_of_range(kind, text, value))
     canonical = canonical_number(value)
-    if kind == "number" or exact:
+    if kind is Kind.NUMBER or exact:
         return Verdict(value == exercise.answer, True, canonical=canonical)
+    assert isinstance(exercise.answer, Fraction)  # a chance or a share (load_key reads it so)
     gap = abs(value - exercise.answer)
     if gap <= exercise.tolerance:
         return Verdict(True, True, canonical=canonical)
@@ -328,8 +347,8 @@ def judge(exercise: Exercise, given) -> Verdict:
     return Verdict(False, True, canonical=canonical)
 
 
-def _out_of_range(kind: str, text: str, value: Fraction) -> str:
-    what = "A chance" if kind == "chance" else "A share"
+def _out_of_range(kind: Kind, text: str, value: Fraction) -> str:
+    what = "A chance" if kind is Kind.CHANCE else "A share"
     lead = f"{what} lies between 0 and 1 (0% to 100%)"
     if "%" not in text and 1 < value <= 100:
         pct = f"{value.numerator}%" if value.denominator == 1 else f"{float(value):g}%"

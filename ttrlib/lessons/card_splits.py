@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from .. import actions as act
 from .. import display as pics
+from .. import hints
 from ..cards import CardCounts, Color
+from ..events import Reset
 from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase
 from ..seats import seat_name
 from . import attempt, log_markdown, plural, position, say, show, words_list
@@ -35,9 +37,7 @@ def slot_words(view, slots, last: str = "and") -> str:
 
 
 def _waits(game: Game) -> str:
-    return {Phase.TURN: "a new turn",
-            Phase.PLACE_CARD: "where the first card goes (D1)",
-            Phase.SECOND_CARD: "the second card (D1)"}.get(game.phase, game.phase.value)
+    return hints.WAITS_FOR.get(game.phase) or game.phase.value
 
 
 def table(game: Game, seat: int = 0) -> None:
@@ -156,7 +156,7 @@ def reset_exercise_position() -> Game:
 # --- C5 in words -------------------------------------------------------------------------------
 def reset_words(game: Game, since: int, discard_before: int) -> None:
     """How many resets happened since event ``since`` and how many cards they discarded."""
-    resets = sum(e.kind == "reset" for e in game.events[since:])
+    resets = sum(isinstance(e, Reset) for e in game.events[since:])
     gone = len(game.view(game.to_move).discard) - discard_before
     say(f"The row was reset **{resets} {'time' if resets == 1 else 'times'}** (C5), and "
         f"{plural(gone, 'card')} went to the discard pile: {resets} rows of {FACE_UP}.")

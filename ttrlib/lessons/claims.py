@@ -7,7 +7,6 @@ picture or an HTML table with its numbers computed from the engine or the board,
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 
 from .. import actions as act
@@ -35,12 +34,7 @@ def lesson_position(seed: int = 0) -> Game:
 def table_html(headers: Sequence[str], rows: Iterable[Sequence[object]], *,
                caption: str = "") -> str:
     """A plain HTML table (cells are escaped text), left-aligned, with an optional caption."""
-    cell = "style='text-align:left;padding:2px 10px 2px 0;vertical-align:top'"
-    head = "".join(f"<th {cell}>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td {cell}>{html.escape(str(v))}</td>" for v in row)
-                   + "</tr>" for row in rows)
-    cap = f"<caption style='text-align:left'>{html.escape(caption)}</caption>" if caption else ""
-    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return pics.table_html(headers, rows, caption=caption, padded=True)
 
 
 def cards_words(cards: CardCounts) -> str:
@@ -67,15 +61,11 @@ def ways(game: Game, route_id: str) -> list[act.Claim]:
 def ways_html(claims: Sequence[act.Claim | act.PayTunnel]) -> str:
     """The ways to pay (claims, or tunnel payments) as a table: one row per way, the cards from the hand and from the
     cardholder drawn as pictures, and the way in words (for screen readers too)."""
-    cell = "style='text-align:left;padding:2px 12px 2px 0;vertical-align:middle'"
-    head = "".join(f"<th {cell}>{h}</th>" for h in ("way", "from the hand",
-                                                    "from the cardholder", "in words"))
-    rows = "".join(
-        f"<tr><td {cell}>{i}</td><td {cell}>{pics.cards_html(c.hand, empty_text='none')}</td>"
-        f"<td {cell}>{pics.cards_html(c.cardholder, empty_text='none')}</td>"
-        f"<td {cell}>{html.escape(payment_words(c.hand, c.cardholder))}</td></tr>"
-        for i, c in enumerate(claims, 1))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    rows = [(i, pics.Markup(pics.cards_html(c.hand, empty_text="none")),
+             pics.Markup(pics.cards_html(c.cardholder, empty_text="none")),
+             payment_words(c.hand, c.cardholder)) for i, c in enumerate(claims, 1)]
+    return pics.table_html(("way", "from the hand", "from the cardholder", "in words"), rows,
+                           padded=True)
 
 
 def seat_html(game: Game, seat: int = 0) -> str:
@@ -109,6 +99,7 @@ def gray_ways_html(game: Game, route_id: str) -> str:
     counts: dict[str, int] = {}
     for c in ways(game, route_id):
         colour = claim_color(c.cards)
+        assert colour is not None  # a legal claim is of one colour (K2)
         name = "locomotives only" if colour is Color.LOCOMOTIVE else f"{colour.value} (+ locomotives)"
         counts[name] = counts.get(name, 0) + 1
     rows = list(counts.items()) + [("in all", sum(counts.values()))]

@@ -7,8 +7,10 @@ checks them against counts made by hand.
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
+from .. import display
 from ..actions import Claim
 from ..cards import CardCounts, Color, standard_deck
 from ..chance import TunnelReveal
@@ -75,25 +77,19 @@ def idealisation_rows(game: Game, claim: Claim) -> list[tuple[str, int, int, Dis
 
 def law_table_html(law: Distribution, caption: str = "") -> str:
     """One row per number of extra cards: the chance as a fraction, a percentage, 1 in N."""
-    rows = "".join(f"<tr><td>{k}</td><td style='text-align:left'>{chance_words(p)}</td></tr>"
-                   for k, p in law.pmf.items())
-    cap = f"<caption>{caption}</caption>" if caption else ""
-    return (f"<table>{cap}<thead><tr><th>extra cards k</th><th style='text-align:left'>"
-            f"chance</th></tr></thead><tbody>{rows}</tbody></table>")
+    return display.table_html(("extra cards k", "chance"),
+                              [(k, chance_words(p)) for k, p in law.pmf.items()],
+                              caption=caption, left={1})
 
 
 def sizes_table_html(pool: CardCounts, sizes: list[int]) -> str:
     """P(no extra card) for each tunnel size, for a colour claim and a locomotives-only one."""
-    head = "".join(f"<th>reveals {n}</th>" for n in sizes)
-    body = ""
-    for name, color in (("a red claim (U2)", Color.RED),
-                        ("locomotives only (U5)", Color.LOCOMOTIVE)):
-        cells = "".join(
-            f"<td>{_short(tunnel_extra_cost(pool, color, n).prob(0))}</td>" for n in sizes)
-        body += (f"<tr><td style='text-align:left'>{name}</td>"
-                 f"<td>{matching_count(pool, color)}</td>{cells}</tr>")
-    return (f"<table><thead><tr><th style='text-align:left'>chance of no extra card</th>"
-            f"<th>K</th>{head}</tr></thead><tbody>{body}</tbody></table>")
+    rows = [(name, matching_count(pool, color),
+             *(_short(tunnel_extra_cost(pool, color, n).prob(0)) for n in sizes))
+            for name, color in (("a red claim (U2)", Color.RED),
+                                ("locomotives only (U5)", Color.LOCOMOTIVE))]
+    return display.table_html(("chance of no extra card", "K",
+                               *(f"reveals {n}" for n in sizes)), rows, left={0})
 
 
 def _short(p: Fraction) -> str:
@@ -182,7 +178,6 @@ def ranking_position() -> Game:
 
 def ranking_html(view, route_id: str) -> str:
     """Every legal way to lay down the cards for ``route_id``, best first (``best_payment``)."""
-    from .. import display as pics
     from ..odds import best_payment
 
     rows = []
@@ -190,15 +185,12 @@ def ranking_html(view, route_id: str) -> str:
         cards = o.claim.hand.elements() + o.claim.cardholder.elements()
         labels = ["hand"] * len(o.claim.hand) + ["holder"] * len(o.claim.cardholder)
         colour = "locomotives only" if o.color is Color.LOCOMOTIVE else o.color.value
-        rows.append(
-            f"<tr><td>{rank}</td><td style='text-align:left'>"
-            f"{pics.card_row_html(cards, labels=labels)}</td><td>{colour}</td>"
-            f"<td>{matching_count(view.unseen, o.color)}</td><td>{o.spare}</td>"
-            f"<td>{_short(o.p_free)}</td><td><b>{_short(o.p_can_pay)}</b></td></tr>")
-    return ("<table><thead><tr><th>rank</th><th style='text-align:left'>lay down</th>"
-            "<th>colour used</th><th>K unseen matching</th><th>extra cards you could still pay"
-            "</th><th>chance of no extra card</th><th>chance you can pay</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+        rows.append((rank, display.Markup(display.card_row_html(cards, labels=labels)), colour,
+                     matching_count(view.unseen, o.color), o.spare, _short(o.p_free),
+                     display.Markup(f"<b>{html.escape(_short(o.p_can_pay))}</b>")))
+    return display.table_html(
+        ("rank", "lay down", "colour used", "K unseen matching", "extra cards you could still pay",
+         "chance of no extra card", "chance you can pay"), rows, left={1})
 
 
 def simulation_table_html(law: Distribution, counts) -> str:
@@ -206,10 +198,7 @@ def simulation_table_html(law: Distribution, counts) -> str:
     from . import percent
 
     total = int(sum(counts))
-    rows = "".join(
-        f"<tr><td>{k}</td><td style='text-align:left'>{chance_words(law.prob(k))}</td>"
-        f"<td>{int(counts[k]):,}</td><td>{percent(Fraction(int(counts[k]), total))}</td></tr>"
-        for k in range(len(counts)))
-    return ("<table><thead><tr><th>extra cards k</th><th style='text-align:left'>exact chance"
-            "</th><th>simulated trials</th><th>simulated share</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    rows = [(k, chance_words(law.prob(k)), f"{int(counts[k]):,}",
+             percent(Fraction(int(counts[k]), total))) for k in range(len(counts))]
+    return display.table_html(("extra cards k", "exact chance", "simulated trials",
+                               "simulated share"), rows, left={1})

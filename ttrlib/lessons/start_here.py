@@ -19,6 +19,7 @@ from ..game import (
     Game,
     seat_name,
 )
+from ..seats import team_count
 from . import catalog, plural, say, show, words_list
 
 __all__ = ["player_counts", "team_asia_words", "deck_words",
@@ -35,7 +36,7 @@ def player_counts() -> list[int]:
 def team_asia_words() -> str:
     """C2 in words, with the player, team and seat counts computed."""
     counts = player_counts()
-    games = words_list([f"{n} players in {n // 2} teams" for n in counts], "or")
+    games = words_list([f"{n} players in {team_count(n)} teams" for n in counts], "or")
     smallest, largest = counts[0], counts[-1]
     seats = ", ".join(seat_name(s) for s in range(smallest))
     more = ", ".join(seat_name(s) for s in range(smallest, largest))
@@ -113,7 +114,7 @@ def public_counts_table(view) -> str:
         rows.append(f"| {who} | {view.hand_sizes[s]} | {view.ticket_counts[s]} | "
                     f"{view.trains[s]} |")
     rows += ["", "| team | train cardholder | ticket cardholder |", "|---|---|---|"]
-    for t in range(view.players // 2):
+    for t in range(team_count(view.players)):
         rows.append(f"| Team {TEAM_NAMES[t]} | {plural(view.cardholder_sizes[t], 'card')} | "
                     f"{plural(view.team_ticket_counts[t], 'ticket')} |")
     return "\n".join(rows)

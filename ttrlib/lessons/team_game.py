@@ -13,10 +13,12 @@ import json
 from ..actions import Claim
 from ..bots import GreedyBot, play
 from ..cards import CardCounts
+from ..display import Markup, table_html
 from ..errors import SaveError
+from ..events import FinalRound
 from ..game import END_TRIGGER_TRAINS, Game
 from ..rules.scoring import ROUTE_POINTS
-from ..seats import seat_name, team_name
+from ..seats import seat_name, team_name, team_of, team_seats
 from ..words import plural
 
 __all__ = ["watched_game", "final_round_html", "score_check_html", "ranking_html",
@@ -47,11 +49,13 @@ def watched_game(seed: int):
 
 def final_round_html(game: Game, notes: list) -> str:
     """Who triggered the final round (E1), the team's trains then, and the final turns in order."""
-    trigger = next(e for e in game.events if e.kind == "final_round")
+    trigger = next(e for e in game.events if isinstance(e, FinalRound))
     first = next(i for i, (_, final, _) in enumerate(notes) if final)
     trains = notes[first][2]
     seat = trigger.seat
-    team = seat // 2
+    assert seat is not None  # E1: a seat's turn triggers the final round
+    team = trigger.team
+    mates = team_seats(team)
     final_turns: list[int] = []
     for s, _, _ in notes[first:]:
         if not final_turns or final_turns[-1] != s:  # a new turn starts when the seat changes
@@ -59,8 +63,8 @@ def final_round_html(game: Game, notes: list) -> str:
     every = sorted(final_turns) == list(range(game.players)) and final_turns[-1] == seat
     return (
         f"<p>The game lasted {game.turns} turns. At the end of {seat_name(seat)}'s turn, "
-        f"{team_name(team)} had {trains[2 * team]} + {trains[2 * team + 1]} = "
-        f"{plural(trains[2 * team] + trains[2 * team + 1], 'train')}, {END_TRIGGER_TRAINS} or fewer, so the "
+        f"{team_name(team)} had {trains[mates[0]]} + {trains[mates[1]]} = "
+        f"{plural(sum(trains[s] for s in mates), 'train')}, {END_TRIGGER_TRAINS} or fewer, so the "
         "final round began (E1).</p>"
         f"<p>The final turns, in order: <b>{' → '.join(seat_name(s) for s in final_turns)}</b>. "
         + ("Every player had exactly one final turn, and the player whose turn triggered the end "
@@ -71,10 +75,10 @@ def score_check_html(game: Game, sheets) -> str:
     """Each team's score recounted from the claimed routes and the tickets (E2-E5), beside the
     engine's total."""
     board = game.board
-    rows = ""
+    rows = []
     for sheet in sheets:
         team = sheet.team
-        routes = [board.route(r) for r, seat in game.owners.items() if seat // 2 == team]
+        routes = [board.route(r) for r, seat in game.owners.items() if team_of(seat) == team]
         route_points = sum(ROUTE_POINTS[r.length] for r in routes)
         done = [t for t in sheet.tickets if t.completed]
         failed = [t for t in sheet.tickets if not t.completed]
@@ -82,28 +86,26 @@ def score_check_html(game: Game, sheets) -> str:
         total = route_points + plus - minus + sheet.asian_express + sheet.globetrotter
         same = (route_points, plus - minus, total) == (sheet.route_points, sheet.ticket_points,
                                                        sheet.total)
-        rows += (f"<tr><td>{team_name(team)}</td><td>{len(routes)} routes: {route_points}</td>"
-                 f"<td>{len(done)} done: +{plus}<br>{len(failed)} failed: {f'−{minus}' if minus else 0}</td>"
-                 f"<td>path of {sheet.longest_path}: {sheet.asian_express}</td>"
-                 f"<td>{sheet.completed} tickets done: {sheet.globetrotter}</td>"
-                 f"<td><b>{total}</b></td><td>{'yes ✓' if same else 'NO ✗'}</td></tr>")
-    return ("<table><thead><tr><th>team</th><th>routes (E2)</th><th>tickets (E3)</th>"
-            "<th>Asian Express (E4)</th><th>Globetrotter (E5)</th><th>total</th>"
-            f"<th>same as the sheet</th></tr></thead><tbody>{rows}</tbody></table>")
+        tickets = (f"{len(done)} done: +{plus}<br>{len(failed)} failed: "
+                   f"{f'−{minus}' if minus else 0}")
+        rows.append((team_name(team), f"{len(routes)} routes: {route_points}", Markup(tickets),
+                     f"path of {sheet.longest_path}: {sheet.asian_express}",
+                     f"{sheet.completed} tickets done: {sheet.globetrotter}",
+                     Markup(f"<b>{total}</b>"), "yes ✓" if same else "NO ✗"))
+    return table_html(("team", "routes (E2)", "tickets (E3)", "Asian Express (E4)",
+                       "Globetrotter (E5)", "total", "same as the sheet"), rows)
 
 
 def ranking_html(sheets) -> str:
     """The ranking (E6): points, then completed tickets, then the longest path."""
-    rows = "".join(
-        f"<tr><td>{s.rank}</td><td>{team_name(s.team)}</td><td>{s.total}</td>"
-        f"<td>{s.completed}</td><td>{s.longest_path}</td></tr>"
-        for s in sorted(sheets, key=lambda s: s.rank))
+    rows = [(s.rank, team_name(s.team), s.total, s.completed, s.longest_path)
+            for s in sorted(sheets, key=lambda s: s.rank)]
     winners = [team_name(s.team) for s in sheets if s.rank == 1]
     verdict = (f"{winners[0]} wins." if len(winners) == 1
                else f"A tie between {' and '.join(winners)}.")
-    return ("<table><thead><tr><th>rank</th><th>team</th><th>points</th>"
-            "<th>completed tickets (first tie-break)</th><th>longest path (second tie-break)</th>"
-            f"</tr></thead><tbody>{rows}</tbody></table><p>{html.escape(verdict)}</p>")
+    return table_html(("rank", "team", "points", "completed tickets (first tie-break)",
+                       "longest path (second tie-break)"), rows,
+                      after=f"<p>{html.escape(verdict)}</p>")
 
 
 def resume_story(seed: int | None, turns: int = 40) -> str:

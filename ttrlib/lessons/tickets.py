@@ -82,6 +82,7 @@ def choice_words(game: Game) -> None:
     """After A1's setup choice and before A2's: what each of them sees of it (T1, I1)."""
     a1, a2 = game.view(0), game.view(1)
     choice = a1.setup_choice
+    assert choice is not None, "A1 has chosen (T1)"
     private = [t for t in a1.dealt_tickets if t in choice.keep and t != choice.share]
     show(pictures(game, private, "A1 keeps privately"),
          pictures(game, [choice.share], "A1 will share"))

@@ -43,7 +43,7 @@ def tunnels_table_html(board) -> str:
 # --- one attempt --------------------------------------------------------------------------------
 def last_attempt(game: Game) -> TunnelTried:
     """The public record of the last tunnel attempt (the revealed cards are public, U1)."""
-    return [e for e in game.events if e.kind == "tunnel"][-1]
+    return [e for e in game.events if isinstance(e, TunnelTried)][-1]
 
 
 def paid_words(color: str) -> str:

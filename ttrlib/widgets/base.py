@@ -18,20 +18,45 @@ from ..session import SeatSession
 
 
 def safe(handler: Callable) -> Callable:
-    """Wrap a click handler: a rule error shows in the message line; anything else shows a short
-    apology instead of a traceback (a learner never sees one)."""
+    """The one error guard of every screen: wrap a click or change handler so that a rule error
+    shows in the message line and anything else shows a short apology (the screen's
+    ``apology``) instead of a traceback (a learner never sees one); ``last_error`` keeps it."""
 
     @functools.wraps(handler)
-    def wrapped(self: "LessonWidget", *args, **kwargs):
+    def wrapped(self: "Screen", *args, **kwargs):
         try:
             return handler(self, *args, **kwargs)
         except IllegalMove as exc:
             self.say(exc.reason, "error", rule=exc.rule)
         except Exception as exc:  # noqa: BLE001 - the widget must stay usable
-            self.say(f"Something went wrong ({type(exc).__name__}: {exc}). "
-                     "The game is unchanged; try another step.", "warning")
+            self.last_error = exc
+            self.say(f"Something went wrong ({type(exc).__name__}: {exc}). {self.apology}",
+                     "warning")
 
     return wrapped
+
+
+class Screen(w.VBox):
+    """The one base of every lesson screen: a message line (``say``, ``message_text``) and the
+    error guard's apology. A screen's own state is declared as plain traitlets traits on its
+    class, never with ``sync=True``: only its controls reach the page (rule I1).
+    ``tests/test_widget_secrets.py`` drives every subclass."""
+
+    apology = "The game is unchanged; try another step."
+
+    def __init__(self, layout: w.Layout | None = None) -> None:
+        super().__init__(layout=layout or w.Layout(width="100%", max_width="980px"))
+        self.add_class("ttr-widget")
+        self.message = w.HTML()
+        self.last_error: Exception | None = None
+
+    def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
+        self.message.value = display.message_html(text, kind, rule=rule)
+
+    @property
+    def message_text(self) -> str:
+        """The message line as plain text (what a learner reads)."""
+        return _plain(self.message.value)
 
 
 def ready_game(game: Game | None, seed: int | None, players: int = 4) -> Game:
@@ -67,7 +92,7 @@ def highlight(control: w.Button, legal: bool) -> None:
     control.button_style = "primary" if legal else ""
 
 
-class LessonWidget(w.VBox):
+class LessonWidget(Screen):
     """A lesson screen seen from one seat. Subclasses build their controls and ``render()``.
 
     Everything the widget knows comes from ``self.session``, a ``SeatSession`` (its view, its
@@ -81,7 +106,7 @@ class LessonWidget(w.VBox):
     def __init__(self, game: Game | None = None, seat: int = 0, *, bots: Sequence | None = None,
                  seed: int | None = None, deal: Callable[[int], Game] | None = None,
                  players: int = 4, session=None):
-        super().__init__(layout=w.Layout(width="100%", max_width="980px"))
+        super().__init__()
         problem = None
         try:
             if session is not None:  # a seat of a class table (ttrlib.remote_session)
@@ -95,14 +120,12 @@ class LessonWidget(w.VBox):
                        f"(tell your teacher: {exc}).")
             self.session = SeatSession.new(None, seat, players=players, deal=deal, bots=bots)
         self.header = w.HTML()
-        self.message = w.HTML()
         if problem:
             self.say(problem, "warning")
         self.history = w.HTML()
         self.game_label = w.HTML()
         self.new_game_button = button("New game", self.start_new_game, width="auto",
                                       tooltip="Deal a new random game")
-        self.add_class("ttr-widget")
 
     @property
     def seat(self) -> int:
@@ -186,14 +209,6 @@ class LessonWidget(w.VBox):
                       layout=w.Layout(align_items="center"))
 
     # --- showing -----------------------------------------------------------------------------
-    def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
-        self.message.value = display.message_html(text, kind, rule=rule)
-
-    @property
-    def message_text(self) -> str:
-        """The message line as plain text (what a learner reads)."""
-        return _plain(self.message.value)
-
     def seat_header(self, view: PlayerView) -> str:
         mate = seat_name(view.teammate)
         if view.phase is Phase.OVER:

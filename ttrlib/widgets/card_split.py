@@ -3,22 +3,15 @@ cardholder, one decision at a time (rules D1-D4, with C5 and C6 happening on the
 
 from __future__ import annotations
 
+from typing import Literal
+
 import ipywidgets as w
 
 from .. import actions as act
-from .. import display
+from .. import display, hints
 from ..cards import Color
 from ..game import FACE_UP, Game, Phase
 from .base import LessonWidget, button, highlight, ready_game, safe
-
-_STEP = {
-    Phase.TURN: ("Pick your first card: a face-up card or the top of the deck. A face-up "
-                 "locomotive taken first is your whole draw and goes to the team cardholder (D2)."),
-    Phase.PLACE_CARD: ("You have seen your first card. Decide now where it goes: your hand or the "
-                       "team cardholder. The second card will go to the other place (D1)."),
-    Phase.SECOND_CARD: ("Pick your second card. It goes to the other place. A face-up locomotive "
-                        "may not be taken as the second card (D3)."),
-}
 
 
 class CardSplitStepper(LessonWidget):
@@ -75,7 +68,7 @@ class CardSplitStepper(LessonWidget):
                          "success", rule="D1")
 
     @safe
-    def place(self, to: str) -> None:
+    def place(self, to: Literal["hand", "cardholder"]) -> None:
         if self.not_now("place a card"):
             return
         if self.act(act.PlaceCard(to)):
@@ -109,7 +102,7 @@ class CardSplitStepper(LessonWidget):
     def paint(self) -> None:
         view = self.view()
         self.header.value = self.seat_header(view)
-        self.step.value = display.message_html(_STEP.get(view.phase, "Wait for your turn."),
+        self.step.value = display.message_html(hints.CARD_SPLIT.get(view.phase, "Wait for your turn."),
                                                "info") if view.my_turn else \
             display.message_html("Not your turn: let the other players play.", "info")
         legal_now = self.legal()

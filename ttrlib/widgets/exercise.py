@@ -16,10 +16,11 @@ import asyncio
 import html
 
 import ipywidgets as w
+from traitlets import Bool, Int
 
-from .. import display
 from ..lessons import recording, teacher_mode
-from ..lessons.answers import TYPED, Exercise, judge, load_key, tolerance_words
+from ..lessons.answers import TYPED, Exercise, Kind, judge, load_key, tolerance_words
+from .base import Screen
 
 #: Enter is judged this long after the page says so: the box's last keystroke may still be on its
 #: way (the page holds a value back while an earlier one is unanswered, but sends "Enter" at once).
@@ -37,24 +38,28 @@ _CSS = """
 """
 
 
-class ExerciseWidget(w.VBox):
-    """One exercise of a lesson's answer key (``notebooks/answers/NN-*.toml``)."""
+class ExerciseWidget(Screen):
+    """One exercise of a lesson's answer key (``notebooks/answers/NN-*.toml``). Its message
+    line (``feedback``) says whether an answer is right, with the rule and a hint."""
+
+    # kernel-side traits, never synced: the page learns only the feedback
+    tries = Int(0)  # wrong answers that could be read
+    checks = Int(0)  # answers judged (right or wrong): the try number of the feedback
+    revealed = Bool(False)  # the learner asked for the answer
 
     def __init__(self, exercise: Exercise, *, number: int | None = None,
                  teacher: bool | None = None):
-        super().__init__()
+        super().__init__(layout=w.Layout())  # as wide as its stylesheet says (.ttr-exercise)
         self.add_class("ttr-exercise")
         self._exercise = exercise
-        self.tries = 0  # wrong answers that could be read
-        self.checks = 0  # answers judged (right or wrong): the try number of the feedback
-        self.revealed = False  # the learner asked for the answer
         typed = exercise.kind in TYPED
         title = f"Exercise {number}" if number else "Exercise"
         self.question = w.HTML(
             f"<style>{_CSS}</style><div class='ttr-q' role='heading' aria-level='3'>"
             f"<b>{title}.</b> {html.escape(exercise.question)}</div>"
             + (f"<div class='ttr-note'>{html.escape(tolerance_words(exercise))}</div>"
-               if exercise.kind in ("chance", "share") else ""), layout=w.Layout(width="100%"))
+               if exercise.kind in (Kind.CHANCE, Kind.SHARE) else ""),
+            layout=w.Layout(width="100%"))
         if typed:
             # Every keystroke reaches the kernel (continuous_update), so Enter and Check judge
             # what is in the box, not what was there when it last lost the focus.
@@ -63,7 +68,7 @@ class ExerciseWidget(w.VBox):
                                      layout=w.Layout(width="260px"))
             self.answer_box.on_msg(self._on_box_message)
             inputs: list[w.Widget] = [self.answer_box]
-        elif exercise.kind == "choice":
+        elif exercise.kind is Kind.CHOICE:
             self.answer_box = w.RadioButtons(options=list(exercise.options), value=None,
                                              layout=w.Layout(width="auto"))
             inputs = [self.answer_box]
@@ -77,7 +82,7 @@ class ExerciseWidget(w.VBox):
                                       tooltip="Show the answer and how to find it")
         self.check_button.on_click(lambda _b: self.check())
         self.reveal_button.on_click(lambda _b: self.reveal())
-        self.feedback = w.HTML()
+        self.feedback = self.message
         self.children = [self.question, *inputs,
                          w.HBox([self.check_button, self.reveal_button]), self.feedback]
         if teacher_mode() if teacher is None else teacher:
@@ -97,7 +102,7 @@ class ExerciseWidget(w.VBox):
     # --- what the learner did ----------------------------------------------------------------
     def given(self):
         ex = self._exercise
-        if ex.kind == "choices":
+        if ex.kind is Kind.CHOICES:
             return [b.description for b in self.boxes if b.value]
         return self.answer_box.value
 
@@ -107,24 +112,24 @@ class ExerciseWidget(w.VBox):
         try:
             verdict = judge(ex, self.given())
         except Exception:  # noqa: BLE001 - a learner never sees a traceback
-            self._say("Something went wrong reading that answer; try writing it another way.",
+            self.say("Something went wrong reading that answer; try writing it another way.",
                       "warning")
             return False
         if not verdict.readable:
-            self._say(verdict.note, "info")
+            self.say(verdict.note, "info")
             return False
         self.checks += 1
         recording.record(ex, try_number=self.checks, verdict="right" if verdict.right else "wrong",
                          answer=verdict.canonical, revealed=self.revealed)
         if verdict.right:
-            self._say(f"Right! (try {self.checks}) {ex.explain}", "success", rule=ex.rule)
+            self.say(f"Right! (try {self.checks}) {ex.explain}", "success", rule=ex.rule)
             return True
         self.tries += 1
         text = (f"Not yet (try {self.checks}). " + (verdict.note + " " if verdict.note else "")
                 + f"Hint: {ex.hint}")
         if self.tries >= 2:
             text += f" A worked step: {ex.worked_step}"
-        self._say(text, "error", rule=ex.rule)
+        self.say(text, "error", rule=ex.rule)
         return False
 
     def reveal(self, *, teacher: bool = False) -> None:
@@ -135,17 +140,12 @@ class ExerciseWidget(w.VBox):
             recording.record(ex, try_number=self.checks, verdict="shown", answer=None,
                              revealed=True)
         lead = "Teacher mode: the answer is " if teacher else "The answer: "
-        self._say(f"{lead}{ex.answer_text}. {ex.explain} How to find it: {ex.worked_solution}",
+        self.say(f"{lead}{ex.answer_text}. {ex.explain} How to find it: {ex.worked_solution}",
                   "info", rule=ex.rule)
 
     @property
     def feedback_text(self) -> str:
-        from .base import _plain
-
-        return _plain(self.feedback.value)
-
-    def _say(self, text: str, kind: str, *, rule: str | None = None) -> None:
-        self.feedback.value = display.message_html(text, kind, rule=rule)
+        return self.message_text
 
 
 def exercise(lesson: str, exercise_id: str, *, teacher: bool | None = None) -> ExerciseWidget:

@@ -17,11 +17,6 @@ the explorer builds its pool from ``K`` red-or-locomotive cards (locomotives for
 
 from __future__ import annotations
 
-import base64
-import functools
-import html
-import io
-from collections.abc import Callable
 from fractions import Fraction
 from math import sqrt
 
@@ -29,57 +24,25 @@ import ipywidgets as w
 import numpy as np
 
 from .. import display
-from ..cards import DECK_SIZE, LOCOMOTIVES, CardCounts, Color, standard_deck
+from ..cards import DECK_SIZE, LOCOMOTIVES
 from ..chance import Distribution, TunnelReveal
 from ..lessons import chance_words
 from ..session import fresh_seed
 from ..simulate import Comparison, compare, simulate_reveals
-from .base import _plain
+from .base import Screen, safe
+from .odds_settings import (
+    COLOUR_MATCHING,
+    LOCO_MATCHING,
+    MAX_REVEAL,
+    PER_COLOUR,
+    TunnelSettings,
+    matching_cap,
+)
 
 __all__ = ["OddsExplorer"]
 
-#: Matching cards a full deck holds (rule C1): one colour plus the locomotives, or the
-#: locomotives alone for a claim paid with locomotives only (U5).
-PER_COLOUR = standard_deck()[Color.RED]  # C1: every colour has as many cards
-COLOUR_MATCHING = PER_COLOUR + LOCOMOTIVES
-LOCO_MATCHING = LOCOMOTIVES
-
 TRIAL_CHOICES = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
-_FILLER = Color.BLUE  # the non-matching cards: any colour that matches neither red nor U5 claims
 
-_CSS = """<style>
-.ttr-ox-facts { display: flex; flex-direction: column; gap: 6px; max-width: 430px; }
-.ttr-ox-facts p { margin: 0; }
-.ttr-ox-big { font-size: 15px; }
-.ttr-ox-big b { font-size: 16px; }
-.ttr-ox-formula { font-family: var(--jp-code-font-family, "DejaVu Sans Mono", monospace);
-  font-size: 12px; opacity: 0.9; overflow-wrap: anywhere; }
-.ttr-ox-table { border-collapse: collapse; font-size: 12.5px; }
-.ttr-ox-table th, .ttr-ox-table td { padding: 3px 7px; text-align: right;
-  border-bottom: 1px solid rgba(128,128,128,0.35); }
-.ttr-ox-table th { font-weight: 600; border-bottom: 2px solid rgba(128,128,128,0.6); }
-.ttr-ox-table td.ttr-ox-k { text-align: center; font-weight: 700; }
-.ttr-ox-sub { font-size: 11px; opacity: 0.75; }
-.ttr-ox-fig { border-radius: 8px; box-shadow: 0 0 0 1px rgba(128,128,128,0.45);
-  background: #ffffff; }
-.ttr-ox-note { font-size: 12px; opacity: 0.85; max-width: 720px; }
-</style>"""
-
-
-def _guard(handler: Callable) -> Callable:
-    """Like ``widgets.base.safe``: an unexpected error becomes a short message in the message
-    line, never a traceback in front of a learner."""
-
-    @functools.wraps(handler)
-    def wrapped(self: OddsExplorer, *args, **kwargs):
-        try:
-            return handler(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - the widget must stay usable
-            self.last_error = exc
-            self.say(f"Something went wrong ({type(exc).__name__}: {exc}). Nothing was changed; "
-                     "change a number or press Simulate again.", "warning")
-
-    return wrapped
 
 
 def _band_factor(probs: np.ndarray) -> tuple[float, float]:
@@ -93,32 +56,6 @@ def _band_factor(probs: np.ndarray) -> tuple[float, float]:
     z = NormalDist().inv_cdf(1 - 0.01 / (2 * max(cells, 1)))
     sigma = float(np.sqrt((probs * (1 - probs)).max())) if probs.size else 0.0
     return z, sigma
-
-
-def _short(v: float) -> str:
-    """A trial count for an axis label: 100, 1k, 10k, 100k, 1M."""
-    for size, suffix in ((1_000_000, "M"), (1_000, "k")):
-        if v >= size:
-            return f"{v / size:g}{suffix}"
-    return f"{v:g}"
-
-
-def _pct(p: float) -> str:
-    """A percentage with two decimals; tiny ones with two significant digits (never "0.00%"
-    for a probability that is not 0)."""
-    pct = 100 * float(p)
-    if pct == 0 or pct >= 0.01:
-        return f"{pct:.2f}%"
-    return f"{pct:.2g}%"
-
-
-def _gap(x: float) -> str:
-    """A signed gap in percentage points, without a "-0.000"."""
-    return "0.000" if abs(x) < 0.0005 else f"{x:+.3f}"
-
-
-def _frac(p: Fraction) -> str:
-    return str(p) if p.denominator != 1 else str(p.numerator)
 
 
 def _verdict_words(cmp: Comparison) -> str:
@@ -146,7 +83,7 @@ def _checkpoints(trials: int, start: int = 100, per_decade: int = 8) -> list[int
     return pts
 
 
-class OddsExplorer(w.VBox):
+class OddsExplorer(Screen):
     """Explore the exact tunnel law and test it by simulation.
 
     Controls (public, so tests and notebooks can drive them): ``reveal`` (n), ``unseen`` (N),
@@ -167,22 +104,21 @@ class OddsExplorer(w.VBox):
     <= 110 and K + matching in the discard <= 26 (14 for a U5 claim) (rule C1).
     """
 
+    apology = "Nothing was changed; change a number or press Simulate again."
+
     def __init__(self, *, reveal: int = 4, unseen: int = DECK_SIZE, matching: int | None = None,
                  draw_pile: int | None = None, discard: int = 0, discard_matching: int = 0,
                  seed: int | None = None, locomotives_only: bool = False):
-        super().__init__(layout=w.Layout(width="100%", max_width="980px"))
-        self.add_class("ttr-widget")
+        super().__init__()
         self.seed = fresh_seed() if seed is None else seed
         self.runs = 0  # Simulate presses: run r uses SeedSequence(seed, spawn_key=(r,))
-        self.last_error: Exception | None = None
         self.counts: np.ndarray | None = None
         self.comparison: Comparison | None = None
         self.history: list[tuple[int, float, float]] = []
-        self._quiet = False
         notes: list[str] = []
 
-        cap = LOCO_MATCHING if locomotives_only else COLOUR_MATCHING
-        reveal = self._arg(reveal, "reveal", 0, 8, 4, notes)
+        cap = matching_cap(bool(locomotives_only))
+        reveal = self._arg(reveal, "reveal", 0, MAX_REVEAL, 4, notes)
         unseen = self._arg(unseen, "unseen", 0, DECK_SIZE, DECK_SIZE, notes)
         # matching=None: the fresh-deck count, 26 (14 for a U5 claim), as far as N allows
         matching = min(cap, unseen) if matching is None else self._arg(
@@ -191,6 +127,16 @@ class OddsExplorer(w.VBox):
                                                                DECK_SIZE, unseen, notes)
         discard = self._arg(discard, "discard", 0, DECK_SIZE, 0, notes)
         discard_matching = self._arg(discard_matching, "discard_matching", 0, cap, 0, notes)
+        # The settings are the explorer's model (kernel-side traits, ttrlib.widgets.odds_settings):
+        # the kind of claim first (it sets the fresh-deck K), then the numbers in the order in
+        # which each one bounds the next.
+        self.settings = TunnelSettings(locomotives_only=bool(locomotives_only))
+        self.settings.notes = []  # the fresh-deck K of the kind of claim asked for: no news
+        for name, value in (("reveal", reveal), ("unseen", unseen), ("discard", discard),
+                            ("draw_pile", draw_pile), ("matching", matching),
+                            ("discard_matching", discard_matching)):
+            setattr(self.settings, name, value)
+        notes += self.settings.notes
 
         style = {"description_width": "200px"}
 
@@ -202,7 +148,7 @@ class OddsExplorer(w.VBox):
                                     continuous_update=False, style=style,
                                     layout=w.Layout(width="320px"))
 
-        self.reveal = number_box(reveal, 0, 8, "Cards revealed n",
+        self.reveal = number_box(reveal, 0, MAX_REVEAL, "Cards revealed n",
                              "How many cards the tunnel turns over (its number, rule U1)")
         self.locomotives_only = w.Checkbox(value=bool(locomotives_only),
                                            description="locomotives-only claim (U5)",
@@ -218,17 +164,16 @@ class OddsExplorer(w.VBox):
         self.discard_matching = number_box(discard_matching, 0, cap, "Matching cards in discard",
                                        "Matching cards in the discard pile (it is face up, so "
                                        "you know them)")
-        self.reveal_note = w.HTML("<span class='ttr-ox-sub'>Team Asia tunnels: 4&ndash;6 &middot; "
-                                  "Europe: 3 (U1)</span>")
+        self.reveal_note = w.HTML(display.sub_html("Team Asia tunnels: 4&ndash;6 &middot; "
+                                                   "Europe: 3 (U1)"))
         self.k_note = w.HTML()
-        self.pile_note = w.HTML("<span class='ttr-ox-sub'>&le; N; below n the discard pile is "
-                                "reshuffled (U6)</span>")
+        self.pile_note = w.HTML(display.sub_html("&le; N; below n the discard pile is "
+                                                 "reshuffled (U6)"))
         self.discard_note = w.HTML()
         self.game_label = w.HTML()
         self.new_game_button = w.Button(description="New game", layout=w.Layout(width="auto"),
                                         tooltip="A new random seed for the simulations")
         self.new_game_button.on_click(lambda _b: self.new_game())
-        self.message = w.HTML()
         self.law_panel = w.HTML()
 
         self.trials = w.Dropdown(options=[(f"{t:,} trials", t) for t in TRIAL_CHOICES],
@@ -244,14 +189,13 @@ class OddsExplorer(w.VBox):
         self.progress_text = w.HTML()
         self.sim_panel = w.HTML()
 
-        for s in (self.reveal, self.unseen, self.matching, self.draw_pile, self.discard,
-                  self.discard_matching):
-            s.observe(self._on_number, names="value")
-        self.locomotives_only.observe(self._on_toggle, names="value")
+        for name in ("reveal", "unseen", "matching", "draw_pile", "discard", "discard_matching",
+                     "locomotives_only"):
+            getattr(self, name).observe(self._on_control, names="value")
         self.simulate.on_click(lambda _b: self.run_simulation())
 
         self.children = [
-            w.HTML(display.style() + _CSS + "<div class='ttr-root'><b style='font-size:15px'>"
+            w.HTML(display.style() + display.EXPLORER_CSS + "<div class='ttr-root'><b style='font-size:15px'>"
                    "Tunnel odds explorer</b> &middot; how many extra cards will a tunnel cost? "
                    "(U1, U2, U5, U6)</div>"),
             w.HBox([self.game_label, self.new_game_button]),
@@ -264,8 +208,8 @@ class OddsExplorer(w.VBox):
             w.HBox([self.trials, self.simulate, self.progress, self.progress_text]),
             self.sim_panel,
         ]
-        self._relabel()
-        self._update(None, None, notes)
+        self._show_settings()
+        self._update(notes)
 
     # --- arguments and constraints -----------------------------------------------------------
     @staticmethod
@@ -283,97 +227,36 @@ class OddsExplorer(w.VBox):
             return c
         return v
 
-    @property
-    def cap(self) -> int:
-        """Most matching cards the deck holds for this kind of claim (C1): 26, or 14 under U5."""
-        return LOCO_MATCHING if self.locomotives_only.value else COLOUR_MATCHING
+    # --- the controls and the model --------------------------------------------------------------
+    @safe
+    def _on_control(self, change) -> None:
+        """A learner's number (or the kind of claim) goes to the model, which clamps what is
+        impossible and says why; the controls then show the model. A control set from the
+        model already holds the model's value, so nothing happens a second time."""
+        name = next(n for n in ("reveal", "unseen", "matching", "draw_pile", "discard",
+                                "discard_matching", "locomotives_only")
+                    if getattr(self, n) is change["owner"])
+        if getattr(self.settings, name) == change["new"]:
+            return
+        self.settings.notes = []
+        setattr(self.settings, name, change["new"])
+        self._show_settings()
+        self._update(self.settings.notes)
 
-    def _fix(self, moved, old) -> list[str]:
-        """Clamp impossible combinations, the number the learner just changed giving way."""
-        notes: list[str] = []
-        N, D = self.unseen, self.discard
-        # unseen + discard <= 110: the discard pile is face up, so its cards are not unseen (C1)
-        if N.value + D.value > DECK_SIZE:
-            if moved is N:
-                N.value = DECK_SIZE - D.value
-                notes.append(f"The deck has {DECK_SIZE} cards (C1) and the {D.value} in the discard "
-                             f"pile are seen, so at most {N.value} cards can be unseen.")
-            else:
-                D.value = DECK_SIZE - N.value
-                notes.append(f"The deck has {DECK_SIZE} cards (C1) and {N.value} of them are "
-                             f"unseen, so the discard pile can hold at most {D.value}. Lower the "
-                             "unseen cards N first.")
-        n_now = N.value
-        # the draw pile is part of the unseen cards; a full pile follows N
-        if moved is N and old is not None and self.draw_pile.value == old:
-            self.draw_pile.value = n_now
-        elif self.draw_pile.value > n_now:
-            self.draw_pile.value = n_now
-            if moved is self.draw_pile:
-                notes.append(f"The draw pile is made of unseen cards, so it holds at most "
-                             f"N = {n_now}.")
-            else:
-                notes.append(f"The draw pile is made of unseen cards: it now holds all "
-                             f"{n_now} of them.")
-        if self.matching.value > n_now:
-            self.matching.value = n_now
-            notes.append(f"The matching cards are among the unseen ones, so K is at most "
-                         f"N = {n_now}.")
-        if self.discard_matching.value > D.value:
-            self.discard_matching.value = D.value
-            notes.append(f"The discard pile holds {D.value} cards, so at most {D.value} of them "
-                         "can match.")
-        cap = self.cap
-        if self.matching.value + self.discard_matching.value > cap:
-            what = ("locomotives (U5)" if self.locomotives_only.value
-                    else "cards of one colour plus locomotives")
-            if moved is self.discard_matching:
-                self.discard_matching.value = cap - self.matching.value
-                notes.append(f"The deck has only {cap} {what} (C1) and {self.matching.value} are "
-                             f"unseen, so at most {self.discard_matching.value} can lie in the "
-                             "discard pile.")
-            else:
-                self.matching.value = cap - self.discard_matching.value
-                notes.append(f"The deck has only {cap} {what} (C1) and "
-                             f"{self.discard_matching.value} lie in the discard pile, so at most "
-                             f"K = {self.matching.value} can be unseen.")
-        return notes
+    def _show_settings(self) -> None:
+        """Every control shows the model's value; a bound is widened before and narrowed after
+        the value is set, so a control never clamps a value of the model by itself."""
+        st = self.settings
+        for name in ("reveal", "unseen", "draw_pile", "discard"):
+            getattr(self, name).value = getattr(st, name)
+        for box in (self.matching, self.discard_matching):
+            box.max = max(box.max, st.cap)
+        self.matching.value, self.discard_matching.value = st.matching, st.discard_matching
+        self.matching.max = self.discard_matching.max = st.cap
+        self.locomotives_only.value = st.locomotives_only
+        self._relabel()
 
-    # --- events ------------------------------------------------------------------------------
-    def _on_number(self, change) -> None:
-        if not self._quiet:
-            self._update(change["owner"], change["old"])
-
-    def _on_toggle(self, change) -> None:
-        if not self._quiet:
-            self._toggle()
-
-    @_guard
-    def _toggle(self) -> None:
-        before = self.matching.value, self.discard_matching.value
-        old_cap = COLOUR_MATCHING if self.locomotives_only.value else LOCO_MATCHING
-        # K at the fresh-deck count of the old kind of claim follows to the new kind's count
-        fresh = before[0] == min(old_cap - before[1], self.unseen.value)
-        self._quiet = True
-        try:
-            self._relabel()  # lowering the maximum clamps K at once
-            if fresh:
-                self.matching.value = min(self.cap - self.discard_matching.value,
-                                          self.unseen.value)
-        finally:
-            self._quiet = False
-        notes = []
-        if (self.matching.value, self.discard_matching.value) != before:
-            if self.locomotives_only.value:
-                notes.append(f"A locomotives-only claim is matched only by locomotives (U5), and "
-                             f"the deck has {LOCO_MATCHING} (C1): K is now {self.matching.value}.")
-            else:
-                notes.append(f"A colour claim is matched by its colour and by locomotives (U2): "
-                             f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING} in the deck (C1), so K is "
-                             f"now {self.matching.value}.")
-        self._update(None, None, notes)
-
-    @_guard
+    @safe
     def new_game(self, seed: int | None = None) -> None:
         """A new seed for the simulations (the numbers stay); the old results are cleared."""
         self.seed = fresh_seed() if seed is None else seed
@@ -386,64 +269,36 @@ class OddsExplorer(w.VBox):
         self.game_label.value = (f"<span class='ttr-game-no' title='Seed of the simulations: the "
                                  f"same number gives the same results'>game {self.seed}</span>")
 
-    @_guard
-    def _update(self, moved, old, notes: list[str] | None = None) -> None:
-        notes = list(notes or [])
-        self._quiet = True
-        try:
-            notes += self._fix(moved, old)
-        finally:
-            self._quiet = False
+    @safe
+    def _update(self, notes: list[str]) -> None:
         if notes:
             self.say(" ".join(notes), "warning")
         else:
             self.message.value = ""
-        room = DECK_SIZE - self.unseen.value
-        self.discard_note.value = (
-            f"<span class='ttr-ox-sub'>&le; 110 &minus; N = {room}: face-up cards are not "
-            "unseen (C1)" + ("; lower N to make room" if room == 0 else "") + "</span>")
+        room = DECK_SIZE - self.settings.unseen
+        self.discard_note.value = display.sub_html(
+            f"&le; {DECK_SIZE} &minus; N = {room}: face-up cards are not unseen (C1)"
+            + ("; lower N to make room" if room == 0 else ""))
         self._show_seed()
         self._show_law()
         self._clear_simulation()
 
     def _relabel(self) -> None:
-        u5 = self.locomotives_only.value
-        cap = self.cap
-        self.matching.max = cap
-        self.discard_matching.max = cap
-        if u5:
+        if self.settings.locomotives_only:
             self.matching.description = "Matching K (locomotives)"
             self.matching.tooltip = "Unseen locomotives: the only cards that match a U5 claim"
-            self.k_note.value = ("<span class='ttr-ox-sub'>Locomotives-only claim: only "
-                                 f"locomotives match (U5); fresh deck K = {LOCO_MATCHING}</span>")
+            self.k_note.value = display.sub_html("Locomotives-only claim: only locomotives "
+                                                 f"match (U5); fresh deck K = {LOCO_MATCHING}")
         else:
             self.matching.description = "Matching K (colour + locos)"
             self.matching.tooltip = "Unseen cards of the claim's colour plus unseen locomotives"
-            self.k_note.value = ("<span class='ttr-ox-sub'>Colour claim: that colour and "
-                                 "locomotives match (U2); fresh deck K = "
-                                 f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING}</span>")
-
-    def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
-        self.message.value = display.message_html(text, kind, rule=rule)
-
-    @property
-    def message_text(self) -> str:
-        """The message line as plain text (what a learner reads)."""
-        return _plain(self.message.value)
-
-    # --- the exact law -----------------------------------------------------------------------
-    def _color(self) -> Color:
-        return Color.LOCOMOTIVE if self.locomotives_only.value else Color.RED
+            self.k_note.value = display.sub_html(
+                "Colour claim: that colour and locomotives match (U2); fresh deck K = "
+                f"{PER_COLOUR} + {LOCOMOTIVES} = {COLOUR_MATCHING}")
 
     def tunnel(self) -> TunnelReveal:
-        """The reveal the settings describe: the unseen pool and the discard pile hold ``K``
-        and ``KD`` cards of the claim's colour (locomotives for a U5 claim) and the rest of a
-        colour that matches neither claim; only those counts matter for the law."""
-        c = self._color()
-        N, K = self.unseen.value, self.matching.value
-        D, KD = self.discard.value, self.discard_matching.value
-        return TunnelReveal(CardCounts({c: K, _FILLER: N - K}), self.draw_pile.value,
-                            CardCounts({c: KD, _FILLER: D - KD}), c, self.reveal.value)
+        """The reveal the settings describe (``TunnelSettings.tunnel``)."""
+        return self.settings.tunnel()
 
     def exact(self) -> Distribution:
         """The exact law of the extra cards for the current settings (``tunnel().law()``)."""
@@ -452,9 +307,10 @@ class OddsExplorer(w.VBox):
     def _show_law(self) -> None:
         tunnel = self.tunnel()
         law = tunnel.law()
-        n, N, K = self.reveal.value, self.unseen.value, self.matching.value
-        d, D, KD = self.draw_pile.value, self.discard.value, self.discard_matching.value
-        what = "locomotives" if self.locomotives_only.value else "red cards or locomotives"
+        st = self.settings
+        n, N, K = st.reveal, st.unseen, st.matching
+        d, D, KD = st.draw_pile, st.discard, st.discard_matching
+        what = "locomotives" if st.locomotives_only else "red cards or locomotives"
         p0 = law.prob(0)
         # the two independent parts of the reveal: r1 cards from the draw pile (out of the N
         # unseen, K matching), then r2 from the reshuffled discard pile (D cards, KD matching)
@@ -497,19 +353,11 @@ class OddsExplorer(w.VBox):
             mean_formula = "&sum; k&middot;P(k)"
         if not mean_formula:
             mean_formula = "0"
-        facts = (
-            "<div class='ttr-ox-facts'>"
-            f"<p>{story}</p>"
-            f"<p class='ttr-ox-big'>P(no extra card) = <b>{chance_words(p0)}</b></p>"
-            f"<p class='ttr-ox-formula'>{formula} = {_frac(p0)}</p>"
-            f"<p class='ttr-ox-big'>Mean: <b>{float(mean):.4f}</b> extra cards "
-            f"<span class='ttr-ox-formula'>= {mean_formula} = {_frac(mean)}</span></p>"
-            f"<p>P(at least 2 extra cards) = {chance_words(law.at_least(2))}</p>"
-            "</div>"
-        )
+        facts = display.law_facts_html(story, chance_words(p0), formula, p0, mean, mean_formula,
+                                       chance_words(law.at_least(2)))
         chart = display.distribution_html(
             law, f"Exact law: extra cards k for a {n}-card tunnel", xlabel="k")
-        self.law_panel.value = display.layout_html(chart, _CSS + facts, direction="row")
+        self.law_panel.value = display.layout_html(chart, facts, direction="row")
 
     # --- the experiment ----------------------------------------------------------------------
     def _clear_simulation(self) -> None:
@@ -522,7 +370,7 @@ class OddsExplorer(w.VBox):
             "Press Simulate to turn cards from a shuffled pile many times and compare the "
             "frequencies with the exact law above.", "info")
 
-    @_guard
+    @safe
     def run_simulation(self) -> None:
         """Simulate the reveal ``trials.value`` times, chunk by chunk (one progress step each).
 
@@ -553,8 +401,7 @@ class OddsExplorer(w.VBox):
                 gap = float(np.abs(counts / done - probs).max())
                 history.append((done, gap, z * widest / sqrt(done)))
                 self.progress.value = i + 1
-                self.progress_text.value = (f"<span class='ttr-ox-sub'>{done:,} / {total:,} "
-                                            "trials</span>")
+                self.progress_text.value = display.sub_html(f"{done:,} / {total:,} trials")
         finally:
             self.simulate.disabled = False
         self.counts, self.history = counts, history
@@ -563,77 +410,10 @@ class OddsExplorer(w.VBox):
 
     def _sim_html(self, law: Distribution, counts: np.ndarray, cmp: Comparison,
                   history: list[tuple[int, float, float]], run: int, z: float) -> str:
-        total = int(counts.sum())
-        rows = []
-        for k in range(len(counts)):
-            p = law.prob(k)
-            f = counts[k] / total
-            rows.append(
-                f"<tr><td class='ttr-ox-k'>{k}</td><td>{_frac(p)}</td><td>{_pct(float(p))}</td>"
-                f"<td>{int(counts[k]):,}</td><td>{_pct(f)}</td>"
-                f"<td>{_gap(100 * (f - float(p)))}</td></tr>")
-        table = (
-            "<table class='ttr-ox-table'><thead><tr><th>k</th><th>exact P</th><th>exact %</th>"
-            "<th>simulated</th><th>simulated %</th><th>gap (points)</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>"
-            f"<div class='ttr-ox-sub'>{total:,} simulated reveals &middot; seed {self.seed}, "
-            f"run {run + 1}</div>")
+        probs = [law.prob(k) for k in range(len(counts))]
         verdict = display.message_html(_verdict_words(cmp), "success" if cmp.agrees else "error")
-        verdict += ("<details class='ttr-ox-note'><summary>For the curious: the statistics"
-                    f"</summary>{html.escape(cmp.maths())}</details>")
-        fig = self._convergence_png(history)
-        picture = (f"<img class='ttr-ox-fig' width='400' alt='largest gap between simulated and "
-                   f"exact probabilities against the number of trials' src='{fig}'/>"
-                   if fig else "<div class='ttr-ox-note'>The law is certain (every reveal gives "
-                   "the same count), so there is no gap to shrink.</div>")
-        left = f"<div class='ttr-frame'><div class='ttr-head'>Simulated vs exact</div>{table}</div>"
-        probs = np.array([float(law.prob(k)) for k in range(len(counts))])
-        cells = int(((probs > 0) & (probs < 1)).sum())
-        note = "" if not fig else ("<div class='ttr-ox-note'>Each dot is the largest of the "
-                f"{cells} gaps between a simulated frequency and its exact probability after that "
-                "many trials. The shaded funnel is a 99% band for that largest gap "
-                f"({z:.3f} standard deviations of the widest cell, so that all {cells} gaps stay "
-                "inside together with probability 99%); it narrows like 1/&radic;trials, and "
-                "the dots narrow with it: the experiment converges to the formula.</div>")
-        right = f"<div style='width:400px'>{picture}{note}</div>"
-        body = display.layout_html(_CSS + left, right, direction="row")
-        return display.layout_html(verdict, body, direction="column")
-
-    @staticmethod
-    def _convergence_png(history: list[tuple[int, float, float]]) -> str | None:
-        """The largest gap against the number of trials (log x-axis) with its 99% band, as a
-        data: URL (PNG, drawn without pyplot so no global figure state is touched)."""
-        if not history or max(b for _, _, b in history) == 0:
-            return None
-        from matplotlib.figure import Figure
-        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
-        n = np.array([h[0] for h in history], dtype=float)
-        gap = np.array([h[1] for h in history]) * 100
-        band = np.array([h[2] for h in history]) * 100
-        fig = Figure(figsize=(4.4, 3.0), dpi=100)
-        fig.patch.set_facecolor("#ffffff")
-        ax = fig.add_subplot()
-        ax.fill_between(n, 0, band, color="#3d85c6", alpha=0.16, linewidth=0,
-                        label="99% band")
-        ax.plot(n, band, color="#3d85c6", linewidth=1, linestyle="--")
-        ax.plot(n, gap, color="#e8710a", marker="o", markersize=4, linewidth=1.4,
-                label="largest |simulated \u2212 exact|")
-        ax.axhline(0, color="#555555", linewidth=0.8)
-        ax.set_xscale("log")
-        ax.xaxis.set_major_locator(LogLocator(base=10))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: _short(v)))
-        ax.set_xlim(n[0] / 1.15, n[-1] * 1.15)
-        ax.set_ylim(0, 1.08 * max(band.max(), gap.max()))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
-        ax.set_xlabel("trials (log scale)")
-        ax.set_ylabel("gap (percentage points)")
-        ax.set_title("The experiment converges to the formula", fontsize=11)
-        ax.grid(True, which="major", alpha=0.3)
-        ax.legend(loc="upper right", fontsize=9, frameon=False)
-        fig.subplots_adjust(left=0.16, right=0.97, bottom=0.16, top=0.9)  # cheaper than tight
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=150, facecolor=fig.get_facecolor())
-        return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+        cells = sum(0 < p < 1 for p in probs)
+        return display.simulation_html(
+            verdict, cmp.maths(), display.simulation_table_html(probs, list(counts), self.seed, run),
+            display.convergence_html(display.convergence_png(history), cells, z))
 

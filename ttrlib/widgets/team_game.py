@@ -9,53 +9,27 @@ line.
 
 from __future__ import annotations
 
-import html
+from typing import Literal
 
 import ipywidgets as w
+from traitlets import Unicode, observe
 
 from .. import actions as act
-from .. import display, narration
+from .. import display, hints, narration
 from ..board import Board
 from ..errors import TTRError
 from ..game import (
     DRAW_TICKETS,
     FACE_UP,
-    SETUP_TICKETS_DEALT,
-    SETUP_TICKETS_KEEP,
     Game,
     Phase,
     PlayerView,
 )
 from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
-from ..seats import seat_name, team_name
+from ..seats import seat_name
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
 from .tickets import TicketChooser
-
-_CSS = """
-.ttr-table { border-collapse: collapse; margin: 2px 0; }
-.ttr-table th, .ttr-table td { padding: 3px 10px; text-align: left; vertical-align: middle;
-  border-bottom: 1px solid rgba(128,128,128,0.3); }
-.ttr-table th { font-weight: 700; }
-.ttr-table tr.ttr-me td { font-weight: 700; }
-.ttr-table td.ttr-num { text-align: right; }
-.ttr-table tr.ttr-section td { font-weight: 700; padding-top: 9px; border-bottom-width: 2px; }
-.ttr-scroll { max-height: 380px; overflow-y: auto; padding-right: 6px; }
-.ttr-win { font-size: 15px; font-weight: 800; margin: 4px 0; }
-"""
-
-_HINTS = {
-    Phase.SETUP_TICKETS: (f"Choose your tickets: keep at least {SETUP_TICKETS_KEEP} of the "
-                          f"{SETUP_TICKETS_DEALT} and share 1 of them (T1)."),
-    Phase.TURN: ("Your turn: draw train cards, claim a route, draw "
-                 f"{DRAW_TICKETS} tickets, or share 1-2 of your tickets."),
-    Phase.PLACE_CARD: ("Where does the card you drew go: your hand or the team cardholder? The "
-                       "second card goes to the other place (D1)."),
-    Phase.SECOND_CARD: ("Draw your second card (a face-up slot or the deck); it goes to the other "
-                        "place (D1). A face-up locomotive may not be the second card (D3)."),
-    Phase.CHOOSE_TICKETS: "Keep at least 1 of the tickets you drew and share 1 of them (T2).",
-    Phase.TUNNEL: "The tunnel asks for more cards: pay them, or take your cards back (U2, U3).",
-}
 
 
 def _news(events, seat: int) -> str:
@@ -65,103 +39,15 @@ def _news(events, seat: int) -> str:
                     for t in narration.lines(events, seat))
 
 
-def _fragment(body: str) -> str:
-    """Markup of this module, in the display style (joins display fragments in layout_html)."""
-    return f"<div class='ttr-root'>{display.style()}<style>{_CSS}</style>{body}</div>"
-
-
-def _who(seat: int, me: int) -> str:
-    tag = " (you)" if seat == me else (" (teammate)" if seat == me ^ 1 else "")
-    return f"{seat_name(seat)}{tag}"
-
-
-def players_html(view: PlayerView) -> str:
-    """Public counts per seat: trains left, cards in hand, private tickets (rule I1)."""
-    rows = "".join(
-        f"<tr class='{'ttr-me' if s == view.seat else ''}'><td>{_who(s, view.seat)}</td>"
-        f"<td>{team_name(s // 2)}</td><td class='ttr-num'>{view.trains[s]}</td>"
-        f"<td class='ttr-num'>{view.hand_sizes[s]}</td>"
-        f"<td class='ttr-num'>{view.ticket_counts[s]}</td></tr>"
-        for s in range(view.players))
-    return _fragment(
-        "<div class='ttr-frame'><div class='ttr-head'>Players</div><table class='ttr-table'>"
-        "<tr><th>Seat</th><th>Team</th><th>Trains left</th><th>Cards in hand</th>"
-        f"<th>Private tickets</th></tr>{rows}</table></div>")
-
-
-def routes_html(view: PlayerView, payable: set[str]) -> str:
-    """Every route: claimed (by whom) or open, grouped; tunnels show their reveal number."""
-    board, me = view.board, view.seat
-    groups: dict[str, list] = {}
-    for r in sorted(board.routes, key=lambda r: (r.a, r.b, r.id)):
-        owner = view.claimed.get(r.id)
-        if owner is None:
-            key = "Open routes (✓ = you can pay for it now)"
-            status = "✓ you can pay now" if r.id in payable else "open"
-        else:
-            key = f"{team_name(owner // 2)}'s routes"
-            status = f"claimed by {_who(owner, me)}"
-        parallel = len(board.parallel(r)) + 1
-        if parallel > 1:
-            status += f" · {'double' if parallel == 2 else 'triple'} route"
-        groups.setdefault(key, []).append(
-            f"<tr><td>{display.route_html(r)}</td><td>{html.escape(status)}</td></tr>")
-    mine = f"{team_name(view.team)}'s routes"
-    order = sorted(groups, key=lambda k: (k != mine, k.startswith("Open"), k))
-    rows = "".join(
-        f"<tr class='ttr-section'><td colspan='2'>{html.escape(k)} ({display.plural(len(groups[k]), 'route')})</td></tr>"
-        + "".join(groups[k]) for k in order)
-    return _fragment(
-        # A scrolled region must be reachable by keyboard (tabindex) and named (axe-core).
-        "<div class='ttr-frame'><div class='ttr-head'>Routes</div>"
-        "<div class='ttr-scroll' tabindex='0' role='region' aria-label='Routes'>"
-        f"<table class='ttr-table'>{rows}</table></div></div>")
-
-
 def score_sheet_html(game: Game | Board, sheets: list[TeamScore] | None = None) -> str:
     """The end-of-game score sheet per team (E2-E6): ``score_sheet_html(game)`` for a finished
-    game, or ``score_sheet_html(board, sheets)`` for sheets a seat may read."""
+    game, or ``score_sheet_html(board, sheets)`` for sheets a seat may read
+    (``display.score_sheet_html`` draws it)."""
     if isinstance(game, Game):
-        board, sheets = game.view(0).board, game.scores()
-    else:
-        board = game
-    head = "".join(f"<th>{team_name(s.team)}</th>" for s in sheets)
-
-    def row(label: str, cells) -> str:
-        return f"<tr><td>{label}</td>" + "".join(
-            f"<td class='ttr-num'>{c}</td>" for c in cells) + "</tr>"
-
-    def signed(n: int) -> str:
-        return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
-
-    rows = [
-        row("Route points (E2)", [s.route_points for s in sheets]),
-        row("Tickets: completed − failed (E3)",
-            [f"{signed(s.ticket_points)} ({s.completed} done, {len(s.tickets) - s.completed} "
-             "failed)" for s in sheets]),
-        row("Asian Express, longest path (E4)",
-            [f"{s.asian_express} (path {s.longest_path})" for s in sheets]),
-        row("Globetrotter, most tickets (E5)",
-            [f"{s.globetrotter} ({display.plural(s.completed, 'ticket')})" for s in sheets]),
-        row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets]),
-        row("Rank (ties: E6)", [f"{s.rank}" for s in sheets]),
-    ]
-    winners = [team_name(s.team) for s in sheets if s.rank == 1]
-    verdict = (f"{winners[0]} wins!" if len(winners) == 1 else
-               f"A tie between {' and '.join(winners)}!")
-    table = _fragment(
-        "<div class='ttr-frame'><div class='ttr-head'>Score sheet</div>"
-        f"<div class='ttr-win'>{html.escape(verdict)}</div><table class='ttr-table'>"
-        f"<tr><th></th>{head}</tr>{''.join(rows)}</table></div>")
-    parts = [table]
-    for s in sheets:
-        status = {t.ticket: "completed" if t.completed else "failed" for t in s.tickets}
-        for shared, label in ((True, "shared"), (False, "private")):
-            ids = [t.ticket for t in s.tickets if t.shared is shared]
-            parts.append(display.tickets_html(
-                [board.ticket(t) for t in ids], f"{team_name(s.team)}: {label} tickets",
-                statuses=status))
-    return display.layout_html(*parts)
+        return display.score_sheet_html(game.view(0).board, game.scores())
+    if sheets is None:
+        raise TypeError("score_sheet_html(board, sheets): a board needs its score sheets")
+    return display.score_sheet_html(game, sheets)
 
 
 class TeamGame(LessonWidget):
@@ -189,7 +75,6 @@ class TeamGame(LessonWidget):
         super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players,
                          session=session)
         self.save_folder = save_folder
-        self._rendering = False
         self.step = w.HTML()
         self.score_sheet = w.HTML()
         self.row = w.HTML()
@@ -223,14 +108,15 @@ class TeamGame(LessonWidget):
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")
         self.others = button("Let the others play", self.next_turn, width="200px")
         self.board_map = w.HTML()
-        self._map_key = None  # what the drawn map shows: redrawn only when that changes
+        # what the drawn map shows: redrawn only when that changes
+        self._map_key: tuple | None = None
         self.save_slot = w.Text(value=self._slot_for_game(), description="Save name",
                                 style={"description_width": "80px"},
                                 layout=w.Layout(width="260px"))
         self.save_button = button("Save", self.save, width="90px")
         self.load_button = button("Load", self.load, width="90px")
         self.route_note = w.HTML()
-        self.route.observe(lambda _c: self._route_changed(), names="value")
+        self.route.observe(lambda c: setattr(self, "chosen_route", c.new), names="value")
         label = w.HTML
         self.children = [
             self.top_bar(), self.header, self.step, self.score_sheet, self.message,
@@ -310,7 +196,7 @@ class TeamGame(LessonWidget):
                 self.say(f"You drew a {drawn.value} card. Where does it go?", rule="D1")
 
     @safe
-    def place(self, to: str) -> None:
+    def place(self, to: Literal["hand", "cardholder"]) -> None:
         self._do(act.PlaceCard(to))
 
     @safe
@@ -417,9 +303,15 @@ class TeamGame(LessonWidget):
             return False
         return learner
 
+    #: The route chosen in the dropdown (a kernel-side trait, never synced). A render holds
+    #: its notification while it rebuilds the list, so only a real change re-reads the ways
+    #: to pay.
+    chosen_route = Unicode(None, allow_none=True)
+
+    @observe("chosen_route")
     @safe
-    def _route_changed(self) -> None:
-        if not self._rendering:
+    def _route_changed(self, change) -> None:
+        if change.new != change.old:
             self._refresh_payments(self.legal())
 
     # --- showing -----------------------------------------------------------------------------
@@ -465,9 +357,7 @@ class TeamGame(LessonWidget):
                                   labels=[f"slot {i}" for i in range(FACE_UP)]),
             display.card_row_html([view.drawn_card], title="The card you drew",
                                   labels=["where to?"]) if view.drawn_card else "",
-            _fragment(f"<div class='ttr-frame'><div class='ttr-head'>Draw pile</div>"
-                      f"<div style='font-size:22px;font-weight:800'>{view.draw_pile_size}</div>"
-                      f"<div class='ttr-sub'>cards; {len(view.discard)} discarded</div></div>"),
+            display.draw_pile_html(view.draw_pile_size, len(view.discard)),
             direction="row")
         sources = {a.source for a in legal if isinstance(a, act.DrawCard)}
         places = {a.to for a in legal if isinstance(a, act.PlaceCard)}
@@ -494,7 +384,8 @@ class TeamGame(LessonWidget):
                                             Phase.SETUP_TICKETS else "Keep the ticked tickets")
         # T4 shares kept tickets: nothing to share while the setup offer is still open (T1)
         self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
-        self.table.value = display.layout_html(players_html(view), routes_html(view, payable))
+        self.table.value = display.layout_html(display.players_html(view),
+                                              display.routes_html(view, payable))
         self.history.value = self.events_html(view.events, last=8)
         self._render_map(view, choosing)
 
@@ -513,18 +404,16 @@ class TeamGame(LessonWidget):
                       if r.id not in view.claimed)
         options = [((("✓ " if r[0] is False else "") + board.route(r[3]).describe()), r[3])
                    for r in rows]
-        current = self.route.value
+        current = self.chosen_route
         ids = [rid for _, rid in options]
         # Start on a route this seat can pay (the list puts them first); keep the learner's
         # choice while it stays payable, or while nothing is payable at all.
         keep = current in ids and (current in payable or not payable)
-        self._rendering = True
-        try:
+        with self.hold_trait_notifications():
             self.route.options = options
             self.route.value = current if keep else (ids[0] if ids else None)
-        finally:
-            self._rendering = False
-        self._refresh_payments(legal)
+            if self.chosen_route == current:  # else the held change re-reads them
+                self._refresh_payments(legal)
 
     def _render_tunnel(self, view: PlayerView, legal: list) -> None:
         t = view.tunnel
@@ -536,7 +425,7 @@ class TeamGame(LessonWidget):
         self.tunnel_payment.value = pays[0][1] if pays else None
         highlight(self.pay_button, bool(pays))
         highlight(self.withdraw_button, any(isinstance(a, act.Withdraw) for a in legal))
-        if not show:
+        if t is None or not show:
             self.tunnel_view.value = ""
             return
         route = view.board.route(t.route)
@@ -567,7 +456,7 @@ class TeamGame(LessonWidget):
         if not view.my_turn:
             return (f"{seat_name(view.to_move)} is to move. Press '{self.others.description}' "
                     "to let the bots play until your next move.")
-        hint = _HINTS.get(view.phase, "Your move.")
+        hint = hints.TEAM_GAME.get(view.phase, "Your move.")
         if view.final_round:
             hint += " Final round: every player gets one last turn (E1)."
         return hint

@@ -12,17 +12,28 @@ the ticket deck (T3), or spends a turn sharing 1 or 2 private tickets (T4).
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import ipywidgets as w
+from traitlets import Enum
 
 from .. import actions as act
-from .. import display, narration
+from .. import display, hints, narration
 from ..board import Board
 from ..display import hidden_tickets_html, ticket_table_html  # kept importable from here
-from ..game import DRAW_TICKETS, Game, Phase, PlayerView
-from ..seats import seat_name, team_name
+from ..events import TicketsKept
+from ..game import (
+    DRAW_TICKETS,
+    SETUP_TICKETS_DEALT,
+    SETUP_TICKETS_KEEP,
+    Game,
+    Phase,
+    PlayerView,
+)
+from ..seats import seat_name, team_name, team_of, team_seats, teammate
 from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
 
 
@@ -95,12 +106,17 @@ def _ticket_label(board: Board, tid: str) -> str:
     return f"{tid}: {t.a} - {t.b} ({display.plural(t.points, 'point')})"
 
 
-_PLAY_HINT = {
-    Phase.TURN: (f"Your turn. Draw {DRAW_TICKETS} tickets (keep at least 1, share 1 of them: T2), or share 1 "
-                 "or 2 of your private tickets, which takes the whole turn (T4)."),
-    Phase.CHOOSE_TICKETS: ("Tick the tickets you keep (at least 1) and pick one of them to share "
-                           "with your team (T2). The others go to the bottom of the deck (T3)."),
-}
+@dataclass(frozen=True)
+class TicketDraw:
+    """What the learner saw of their last ticket draw (T2, T3): the ticket deck's size before
+    the draw (``None``: drawn before this screen showed), while choosing and after the choice,
+    the tickets returned to the bottom of the deck and the public log's line about it."""
+
+    before: int | None
+    during: int
+    after: int | None = None
+    rejected: tuple[str, ...] = ()
+    log: str = ""
 
 
 class TicketStepper(LessonWidget):
@@ -117,10 +133,8 @@ class TicketStepper(LessonWidget):
                  bots=None, deal=None):
         super().__init__(game, seat, bots=bots, seed=seed, deal=deal)
         self.home_seat = seat
-        self.team_seats = (seat - seat % 2, seat - seat % 2 + 1)
-        self.curtain = False
-        self.revealed = False
-        self.last_draw: dict | None = None  # what the learner saw of their last ticket draw (T3)
+        self.team_seats = team_seats(team_of(seat))
+        self.last_draw: TicketDraw | None = None
         self.step = w.HTML()
         self.table = w.HTML()
         self.notes = w.HTML()
@@ -138,6 +152,7 @@ class TicketStepper(LessonWidget):
         for b in (self.continue_button, self.start_button):
             highlight(b, True)  # the only move there is on that screen
         self._advance_setup()
+        self.stage = self._setup_or_play()
         self.render()
 
     # shortcuts for tests and teachers
@@ -147,12 +162,12 @@ class TicketStepper(LessonWidget):
     share_boxes = property(lambda self: self.sharer.boxes)
     share_button = property(lambda self: self.sharer.confirm)
 
-    @property
-    def stage(self) -> str:
-        if self.curtain:
-            return "curtain"
-        if self.revealed:
-            return "revealed"
+    #: Which screen shows (a kernel-side trait, never synced): a seat choosing its setup
+    #: tickets, the curtain between the two teammates' choices, the team's shared tickets
+    #: revealed together (T1), then play.
+    stage = Enum(("setup", "curtain", "revealed", "play"), default_value="setup")
+
+    def _setup_or_play(self) -> str:
         return "setup" if self.view().phase is Phase.SETUP_TICKETS else "play"
 
     # --- setup (T1) --------------------------------------------------------------------------
@@ -183,19 +198,19 @@ class TicketStepper(LessonWidget):
         # button of the new screen scrolls it into view, at the top of the window when the
         # page has to scroll up: so that button comes first on those screens, the text after.
         if self.stage in ("curtain", "revealed"):
-            (self.continue_button if self.curtain else self.start_button).focus()
+            (self.continue_button if self.stage == "curtain" else self.start_button).focus()
 
     def _after_setup_choice(self, chooser: int) -> None:
-        mate = chooser ^ 1
+        mate = teammate(chooser)
         view = self.view()
         if view.phase is Phase.SETUP_TICKETS and view.to_move == mate:
-            self.curtain = True
+            self.stage = "curtain"
             self.say(f"{seat_name(chooser)}'s choice is locked in and hidden. The "
                      f"{team_name(view.team)} ticket cardholder still holds "
                      f"{display.plural(len(view.team_tickets), 'ticket')}: the shared tickets wait until "
                      f"{seat_name(mate)} has chosen too.", "success", rule="T1")
             return
-        self.revealed = True
+        self.stage = "revealed"
         shared = ", ".join(view.team_tickets)
         self.say(f"Both teammates have chosen. At this moment both shared tickets ({shared}) "
                  f"appeared together in the {team_name(view.team)} ticket cardholder; neither "
@@ -204,11 +219,11 @@ class TicketStepper(LessonWidget):
 
     @safe
     def pass_screen(self) -> None:
-        if not self.curtain:
+        if self.stage != "curtain":
             self.say("There is no screen to pass right now.")
             return
-        self.curtain = False
         self._advance_setup()
+        self.stage = self._setup_or_play()
         self.say(f"{seat_name(self.seat)}: choose your tickets. Your teammate's choice is hidden "
                  "from you.", rule="T1")
         self.render()
@@ -218,8 +233,8 @@ class TicketStepper(LessonWidget):
         if self.stage != "revealed":
             self.say("Finish the ticket choice first.")
             return
-        self.revealed = False
         self.session = self.session.at_seat(self.home_seat)
+        self.stage = "play"
         self.message.value = ""
         self.render()
 
@@ -244,8 +259,7 @@ class TicketStepper(LessonWidget):
         before = self.view().ticket_deck_size
         if self.act(act.DrawTickets()):
             view = self.view()
-            self.last_draw = {"before": before, "offer": view.ticket_offer,
-                              "during": view.ticket_deck_size}
+            self.last_draw = TicketDraw(before, view.ticket_deck_size)
             self.say(f"You drew {display.plural(len(view.ticket_offer), 'ticket')}: the ticket deck went from "
                      f"{before} to {view.ticket_deck_size}.", rule="T2")
             self.render()
@@ -253,12 +267,11 @@ class TicketStepper(LessonWidget):
     def _after_draw_choice(self, offer: Sequence[str], action: act.KeepTickets) -> None:
         view = self.view()
         rejected = [t for t in offer if t not in action.keep]
-        info = self.last_draw or {"before": None, "during": view.ticket_deck_size + len(rejected)}
-        info.update(offer=tuple(offer), rejected=rejected, after=view.ticket_deck_size,
-                    shared=action.share)
-        mine = [e for e in view.events if e.kind == "keep_tickets" and e.seat == view.seat]
-        info["log"] = narration.text(mine[-1], view.seat) if mine else ""
-        self.last_draw = info
+        drawn = self.last_draw or TicketDraw(None, view.ticket_deck_size + len(rejected))
+        mine = [e for e in view.events if isinstance(e, TicketsKept) and e.seat == view.seat]
+        self.last_draw = dataclasses.replace(
+            drawn, after=view.ticket_deck_size, rejected=tuple(rejected),
+            log=narration.text(mine[-1], view.seat) if mine else "")
         kept = display.plural(len(action.keep), "ticket")
         self.say(f"You kept {kept} and shared {action.share}; {len(rejected)} went to the "
                  "bottom of the ticket deck.", "success", rule="T3")
@@ -294,12 +307,12 @@ class TicketStepper(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def reset(self) -> None:
         """A new game: back to the setup of the learner's team, nothing of the old game kept."""
-        self.curtain = self.revealed = False
         self.last_draw = None
         self.session = self.session.at_seat(self.home_seat)
         for chooser in (self.chooser, self.sharer):
             chooser.set_tickets(())
         self._advance_setup()
+        self.stage = self._setup_or_play()
 
     def paint(self) -> None:
         stage = self.stage
@@ -319,12 +332,14 @@ class TicketStepper(LessonWidget):
         name = seat_name(self.seat)
         self.header.value = self.seat_header(view)
         self.step.value = display.message_html(
-            f"{name}: you were dealt 5 tickets. Tick at least 3 to keep and pick 1 of the kept "
+            f"{name}: you were dealt {SETUP_TICKETS_DEALT} tickets. Tick at least "
+            f"{SETUP_TICKETS_KEEP} to keep and pick 1 of the kept "
             "ones to share with your team. Your teammate will not see your choice, and you will "
             "not see theirs (T1).", "info", rule="T1")
         self.chooser.set_tickets(view.ticket_offer)
         self.chooser.confirm.description = f"Confirm {name}'s choice"
-        self.chooser.title.value = f"<b>{name}'s 5 tickets (only {name} sees them)</b>"
+        self.chooser.title.value = (f"<b>{name}'s {SETUP_TICKETS_DEALT} tickets (only {name} sees "
+                                    "them)</b>")
         self.table.value = display.layout_html(
             display.tickets_html([view.board.ticket(t) for t in view.team_tickets],
                                  f"{team_name(view.team)} ticket cardholder (shared)",
@@ -333,11 +348,11 @@ class TicketStepper(LessonWidget):
                                 f"Teammate {seat_name(view.teammate)}'s tickets"),
             direction="row")
         self.board_map.value = board_map_html(view, view.ticket_offer,
-                                              ticket_label=f"{name}'s 5 tickets")
+                                              ticket_label=f"{name}'s {SETUP_TICKETS_DEALT} tickets")
         return [self.header, self.step, self.chooser, self.message, self.table, self.board_map]
 
     def _render_curtain(self) -> list:
-        done, nxt = seat_name(self.seat), seat_name(self.seat ^ 1)
+        done, nxt = seat_name(self.seat), seat_name(teammate(self.seat))
         self.header.value = display.message_html(
             f"Pass the screen to {nxt} — {done}'s choice stays hidden. Nothing private is shown "
             f"on this screen: {nxt} will see only their own tickets and the team's cardholder "
@@ -362,7 +377,7 @@ class TicketStepper(LessonWidget):
         if self.session.is_over:
             hint = "The game is over."
         elif view.my_turn:
-            hint = _PLAY_HINT.get(view.phase, "Finish your turn.")
+            hint = hints.TICKETS.get(view.phase, "Finish your turn.")
         else:
             hint = f"{seat_name(view.to_move)} is to move: let the other players play."
         self.step.value = display.message_html(hint, "info")
@@ -389,15 +404,15 @@ class TicketStepper(LessonWidget):
 
     def _t3_html(self, view: PlayerView) -> str:
         info = self.last_draw
-        if not info or "after" not in info:
+        if info is None or info.after is None:
             return ""
-        sizes = [str(info[k]) for k in ("before", "during", "after") if info.get(k) is not None]
+        sizes = [str(n) for n in (info.before, info.during, info.after) if n is not None]
         parts = [display.message_html(
             f"Ticket deck: {' → '.join(sizes)} tickets (before the draw → while choosing → now). "
-            f"Public log: “{info['log']}”. Nobody else learns which tickets you returned.",
+            f"Public log: “{info.log}”. Nobody else learns which tickets you returned.",
             "info", rule="T3")]
-        if info["rejected"]:
+        if info.rejected:
             parts.append(display.tickets_html(
-                [view.board.ticket(t) for t in info["rejected"]],
+                [view.board.ticket(t) for t in info.rejected],
                 "Returned to the bottom of the ticket deck"))
         return display.layout_html(*parts)

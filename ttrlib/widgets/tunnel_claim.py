@@ -12,18 +12,44 @@ both wait for the whole reveal: the choice of U3 is made after seeing it.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 import ipywidgets as w
+from traitlets import Any, Instance, Int, Unicode, observe, validate
 
 from .. import actions as act
 from .. import display, odds
 from ..cards import CardCounts, Color
 from ..errors import IllegalMove
+from ..events import TunnelTried
 from ..game import Game, Phase, PlayerView
 from ..lessons import chance_words
 from ..lessons.tunnels import practice_position
 from ..rules.payments import matches
 from .base import LessonWidget, button, highlight, payment_text, ready_game, safe
+
+
+@dataclass(frozen=True)
+class LaidTunnel:
+    """The tunnel being claimed: this seat's view when the cards were laid down, the claim, and
+    the engine's event with the revealed cards (kept in the kernel; a card reaches the page
+    only once the learner has turned it, U1)."""
+
+    before: PlayerView
+    claim: act.Claim
+    event: TunnelTried
+
+    @property
+    def revealed(self) -> tuple[Color, ...]:
+        return self.event.revealed
+
+    @property
+    def color(self) -> Color:
+        return self.event.color
+
+    @property
+    def extra(self) -> int:
+        return self.event.extra
 
 
 class TunnelClaimStepper(LessonWidget):
@@ -46,6 +72,9 @@ class TunnelClaimStepper(LessonWidget):
         practice = game is None and deal is None
         if deal is None:
             deal = practice_position if game is None else (lambda s: ready_game(None, s))
+        # The screen's state, as plain (unsynced) traits: the chosen route and payment mirror
+        # the two dropdowns, ``attempt`` is the tunnel being claimed (``LaidTunnel``) and
+        # ``shown`` how many of its revealed cards the learner has turned.
         super().__init__(None if game is None else ready_game(game, seed), seat, bots=bots,
                          seed=seed, deal=deal)
         if practice:
@@ -70,16 +99,10 @@ class TunnelClaimStepper(LessonWidget):
         self.pay_row = w.HBox([self.pay_choice, self.pay, self.withdraw])
         self.turn_row = w.HBox([self.turn_next])
         self.tunnel_box = w.VBox([self.reveal_panel, self.turn_row, self.pay_row])
-        self.shown = 0  # how many revealed cards the learner has turned so far
-        # The tunnel being claimed: the view when the cards were laid down, the claim, and the
-        # revealed cards (kept here in the kernel; a card reaches the page once it is turned).
-        self.attempt: dict | None = None
-        self._quiet = False
-        # A change of choice re-reads the engine; `safe` keeps any error in the message line.
-        self.route.observe(lambda _c: safe(TunnelClaimStepper._route_changed)(self),
-                           names="value")
-        self.payment.observe(lambda _c: safe(TunnelClaimStepper._payment_changed)(self),
-                             names="value")
+        # A learner's choice in a dropdown becomes the screen's trait; the trait's observer
+        # re-reads the engine (see ``chosen_route`` and ``chosen_claim``).
+        self.route.observe(lambda c: setattr(self, "chosen_route", c.new), names="value")
+        self.payment.observe(lambda c: setattr(self, "chosen_claim", c.new), names="value")
         self.children = [
             self.top_bar(), self.header, self.route, self.payment, self.odds_panel,
             w.HBox([self.lay_down, self.teammate_cards]), self.message, self.tunnel_box,
@@ -87,18 +110,30 @@ class TunnelClaimStepper(LessonWidget):
         ]
         self.render()
 
-    # --- the tunnel being turned -------------------------------------------------------------
+    # --- the screen's state (kernel-side traits: none is synced to the page) ----------------
+    chosen_route = Unicode(None, allow_none=True)
+    chosen_claim = Any(None, allow_none=True)  # an ``act.Claim`` among the payment options
+    attempt = Instance(LaidTunnel, allow_none=True)
+    shown = Int(0)
+
+    @validate("shown")
+    def _shown_in_range(self, proposal) -> int:
+        """Between no card and every revealed card of the attempt (U1)."""
+        size = len(self.attempt.revealed) if self.attempt else 0
+        return min(max(proposal["value"], 0), size)
+
     @property
     def turning(self) -> bool:
         """Cards laid on a tunnel and some revealed cards not yet turned by the learner."""
-        return bool(self.attempt) and self.shown < len(self.attempt["revealed"])
+        return self.attempt is not None and self.shown < len(self.attempt.revealed)
 
     def _screen_view(self) -> PlayerView:
         """What the screen shows: while cards are still face down, the table as it was when the
         cards were laid (minus the laid cards), whatever the engine already settled."""
         if not self.turning:
             return self.view()
-        before, claim = self.attempt["before"], self.attempt["claim"]
+        assert self.attempt is not None
+        before, claim = self.attempt.before, self.attempt.claim
         return dataclasses.replace(before, hand=before.hand - claim.hand,
                                    team_cardholder=before.team_cardholder - claim.cardholder)
 
@@ -110,11 +145,7 @@ class TunnelClaimStepper(LessonWidget):
     def _forget_route(self) -> None:
         """A new turn (or game) starts on the first route this seat can pay for, not on the
         one left chosen while another seat was to move (every route was unpayable then)."""
-        self._quiet = True
-        try:
-            self.route.value = None
-        finally:
-            self._quiet = False
+        self.route.value = None
 
     # --- choices ----------------------------------------------------------------------------
     def _routes(self, view: PlayerView):
@@ -129,13 +160,19 @@ class TunnelClaimStepper(LessonWidget):
         rows.sort()
         return [(label, rid) for _, rid, label in rows]
 
-    def _route_changed(self) -> None:
-        if not self._quiet:
+    # Observers act on a real change only: a render holds the notifications while it rebuilds
+    # the dropdowns, and the held change arrives once, its old value the one before the render.
+    @observe("chosen_route")
+    @safe
+    def _route_changed(self, change) -> None:
+        if change.new != change.old:
             self.refresh_payments()
             self._show_tunnel_controls()
 
-    def _payment_changed(self) -> None:
-        if not self._quiet:
+    @observe("chosen_claim")
+    @safe
+    def _payment_changed(self, change) -> None:
+        if change.new != change.old:
             self.show_odds()
             highlight(self.lay_down, self.payment.value is not None and not self.attempt)
 
@@ -151,21 +188,18 @@ class TunnelClaimStepper(LessonWidget):
                 if view.board.route(rid).is_tunnel:
                     label += f"  ·  P(you can pay the extra) = {chance_words(o.p_can_pay)}"
                 options.append((label, o.claim))
-        chosen = self.payment.value
+        chosen = self.chosen_claim
         values = [claim for _, claim in options]
-        self._quiet = True
-        try:
+        with self.hold_trait_notifications():
             self.payment.options = options
             # Keep the learner's choice across a refused click; else offer the best way first.
             self.payment.value = chosen if chosen in values else (values[0] if values else None)
-        finally:
-            self._quiet = False
         self.show_odds()
         highlight(self.lay_down, self.payment.value is not None)
 
     def show_odds(self) -> None:
         if self.attempt:  # the odds the learner had when laying down
-            view, claim = self.attempt["before"], self.attempt["claim"]
+            view, claim = self.attempt.before, self.attempt.claim
         else:
             view, claim = self.view(), self.payment.value
         if claim is None or view.phase is not Phase.TURN:
@@ -215,7 +249,8 @@ class TunnelClaimStepper(LessonWidget):
     # --- clicks ------------------------------------------------------------------------------
     def _wait_for_the_reveal(self) -> bool:
         if self.turning:
-            left = len(self.attempt["revealed"]) - self.shown
+            assert self.attempt is not None
+            left = len(self.attempt.revealed) - self.shown
             self.say(f"Turn the revealed cards first ({left} still face down): you decide to pay "
                      "or to take your cards back once you have seen them all (U1, U3).", "info",
                      rule="U3")
@@ -243,22 +278,20 @@ class TunnelClaimStepper(LessonWidget):
             self.say(exc.reason, "error", rule=exc.rule)
             self.render()
             return
-        tunnel = [e for e in events if e.kind == "tunnel"]
+        tunnel = [e for e in events if isinstance(e, TunnelTried)]
         self.shown = 0
         if not tunnel:
             self.attempt = None
             self.say("Route claimed: the cards you laid down went to the discard pile (K4).",
                      "success", rule="K4")
         else:
-            e = tunnel[-1]
-            self.attempt = {"before": before, "claim": claim, "extra": e.extra,
-                            "revealed": list(e.revealed), "color": e.color, "event": e}
-            if not self.attempt["revealed"]:
+            self.attempt = LaidTunnel(before, claim, tunnel[-1])
+            if not self.attempt.revealed:
                 self.say("There was nothing left to reveal, so the tunnel is yours with no extra "
                          "cost (U6).", "success", rule="U6")
             else:
                 self.say("Cards laid down. Now turn the revealed cards one by one "
-                         f"({len(self.attempt['revealed'])} cards).", "info", rule="U1")
+                         f"({len(self.attempt.revealed)} cards).", "info", rule="U1")
         self.render()
 
     @safe
@@ -274,11 +307,11 @@ class TunnelClaimStepper(LessonWidget):
 
     @safe
     def reveal_next(self) -> None:
-        if not self.turning:
+        if not self.turning or self.attempt is None:
             self.say("There is no tunnel card left to turn.", "info")
             return
         self.shown += 1
-        revealed, color = self.attempt["revealed"], self.attempt["color"]
+        revealed, color = self.attempt.revealed, self.attempt.color
         card = revealed[self.shown - 1]
         hit = matches(card, color)
         rule = "U5" if color is Color.LOCOMOTIVE else "U2"
@@ -286,7 +319,7 @@ class TunnelClaimStepper(LessonWidget):
                 + ("It matches: one more card is owed." if hit else "No match."))
         kind = "warning" if hit else "info"
         if self.shown == len(revealed):
-            extra = self.attempt["extra"]
+            extra = self.attempt.extra
             if extra == 0:
                 text += " No revealed card matches: the tunnel is claimed with no extra cost."
                 kind = "success"
@@ -344,25 +377,25 @@ class TunnelClaimStepper(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def paint(self) -> None:
         view = self._screen_view()
-        turning = self.turning
         self.header.value = self.seat_header(view)
-        self._quiet = True
-        try:
+        with self.hold_trait_notifications():
             if self.attempt:  # the route and the cards of this attempt, until the turn is over
-                claim = self.attempt["claim"]
+                claim = self.attempt.claim
                 route = view.board.route(claim.route)
                 self.route.options = [(f"{route.describe()}  (cards laid down)", route.id)]
                 self.route.value = route.id
                 self.payment.options = [(payment_text(claim.hand, claim.cardholder), claim)]
                 self.payment.value = claim
             else:
-                current = self.route.value
+                current = self.chosen_route
                 options = self._routes(view)
                 ids = [rid for _, rid in options]
                 self.route.options = options
                 self.route.value = current if current in ids else (ids[0] if ids else None)
-        finally:
-            self._quiet = False
+            self._paint_rest(view)
+
+    def _paint_rest(self, view: PlayerView) -> None:
+        turning = self.turning
         for control in (self.route, self.payment):
             control.disabled = bool(self.attempt)
         self.refresh_payments()
@@ -376,7 +409,8 @@ class TunnelClaimStepper(LessonWidget):
         self.cards.value = self.cards_html(view)
         events, face_down = list(view.events), None
         if turning:  # the log as the cards were laid, then the attempt told face down (U1)
-            face_down = self.attempt["event"]
+            assert self.attempt is not None
+            face_down = self.attempt.event
             events.append(face_down)
         self.history.value = self.events_html(events, face_down=face_down)
 
@@ -387,10 +421,10 @@ class TunnelClaimStepper(LessonWidget):
         if not self.attempt:
             self.reveal_panel.value = ""
             return
-        n = len(self.attempt["revealed"])
+        n = len(self.attempt.revealed)
         # Cards not yet turned are drawn as backs and carry no colour in the page at all.
-        turned = self.attempt["revealed"][: self.shown]
-        color = self.attempt["color"]
+        turned = self.attempt.revealed[: self.shown]
+        color = self.attempt.color
         hi = {i for i, c in enumerate(turned) if matches(c, color)}
         row = list(turned) + [Color.LOCOMOTIVE] * (n - self.shown)
         labels = ["match" if i in hi else ("" if i < self.shown else "face down")
