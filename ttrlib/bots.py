@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 import numpy as np
 
@@ -31,11 +31,21 @@ class RandomBot:
 
     needs_view = False  # it never looks, so ``play`` need not build a view for it
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: Seed = None):
         self.rng = np.random.default_rng(seed)
 
     def choose(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
         return legal[int(self.rng.integers(len(legal)))]
+
+
+#: A bot's seed: what numpy's ``default_rng`` takes (a number, a list of numbers or None)
+Seed = Any
+
+#: The settings a ``Strategy`` chooses among (its ``__post_init__`` refuses any other value).
+FirstCard = Literal["need", "hand", "cardholder"]
+Locomotives = Literal["keep", "share"]
+ShareTickets = Literal["never", "early"]
+Place = Literal["hand", "cardholder"]
 
 
 @dataclass(frozen=True)
@@ -59,16 +69,16 @@ class Strategy:
     """
 
     name: str = "greedy"
-    first_card: str = "need"
-    locomotives: str = "keep"
-    share_tickets: str = "never"
+    first_card: FirstCard = "need"
+    locomotives: Locomotives = "keep"
+    share_tickets: ShareTickets = "never"
     share_until: int = 2
     tunnel_threshold: float | None = None
     odds_aware: bool = False
 
     def __post_init__(self):
-        choices = {"first_card": ("need", "hand", "cardholder"),
-                   "locomotives": ("keep", "share"), "share_tickets": ("never", "early")}
+        choices = {"first_card": get_args(FirstCard), "locomotives": get_args(Locomotives),
+                   "share_tickets": get_args(ShareTickets)}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"Strategy.{name} must be one of {', '.join(allowed)}, "
@@ -104,7 +114,7 @@ class GreedyBot:
     A :class:`Strategy` changes the choices it names; the default is the behaviour above.
     """
 
-    def __init__(self, seed: int | None = None, strategy: Strategy | None = None):
+    def __init__(self, seed: Seed = None, strategy: Strategy | None = None):
         self.rng = np.random.default_rng(seed)
         self.strategy = strategy or Strategy()
         self._net: _Network | None = None  # the routes open to this seat, as last seen
@@ -125,7 +135,7 @@ class GreedyBot:
             return self._draw(view, legal)
         return self._turn(view, legal)
 
-    def _place(self, view: PlayerView) -> str:
+    def _place(self, view: PlayerView) -> Place:
         st = self.strategy
         if view.drawn_card is Color.LOCOMOTIVE:
             return "hand" if st.locomotives == "keep" else "cardholder"
@@ -228,9 +238,9 @@ class GreedyBot:
     # --- planning -----------------------------------------------------------------------------
     def _needed_colors(self, view: PlayerView) -> set[Color]:
         plan = self._plan(view)
-        colours = {view.board.route(r).color for r in plan}
-        if None in colours:
-            colours.discard(None)
+        route_colours = {view.board.route(r).color for r in plan}
+        colours = {c for c in route_colours if c is not None}
+        if None in route_colours:
             both = view.hand + view.team_cardholder
             # A gray route takes the colour held most.
             colours.add(max(TRAIN_COLORS, key=lambda c: (both[c], -COLORS.index(c))))

@@ -57,7 +57,7 @@ class Color(str, enum.Enum):
 COLORS: tuple[Color, ...] = tuple(Color)
 #: The eight colours a route can have, locomotives excluded.
 TRAIN_COLORS: tuple[Color, ...] = COLORS[:-1]
-_INDEX = {c: i for i, c in enumerate(COLORS)}
+_INDEX: dict[Color | str, int] = {c: i for i, c in enumerate(COLORS)}
 
 CARDS_PER_COLOR = 12  # rule C1
 LOCOMOTIVES = 14  # rule C1
@@ -78,6 +78,8 @@ class CardCounts:
     """
 
     __slots__ = ("_c", "_hash")
+    _c: tuple[int, ...]
+    _hash: int | None
 
     def __init__(self, counts: "Mapping[Color | str, int] | CardCounts | None" = None, /, **kw: int):
         c = [0] * len(COLORS)

@@ -27,6 +27,7 @@ from statistics import NormalDist
 from .bots import GreedyBot, Strategy, play
 from .game import PLAYER_COUNTS, Game
 from .result_cache import code_digest, shared
+from .seats import team_count, team_of
 
 __all__ = ["PRESETS", "GameResult", "StrategyRow", "TournamentResult", "play_one", "tournament"]
 
@@ -58,10 +59,10 @@ def play_one(args: tuple[tuple[Strategy, ...], int, int, int]) -> GameResult:
     """Play game ``i`` of a tournament (a plain function of picklable arguments, so that any
     executor can run it)."""
     strategies, players, seed, i = args
-    teams = players // 2
+    teams = team_count(players)
     order = _assignment(i, teams, len(strategies))
     game_seed = seed * 1_000_003 + i  # distinct and reproducible for every (seed, game)
-    bots = [GreedyBot(seed=game_seed * 8 + s, strategy=strategies[order[s // 2]])
+    bots = [GreedyBot(seed=game_seed * 8 + s, strategy=strategies[order[team_of(s)]])
             for s in range(players)]
     scores = sorted(play(Game.new(players=players, seed=game_seed), bots), key=lambda s: s.team)
     return GameResult(i, order, tuple(s.total for s in scores), tuple(s.rank for s in scores))
@@ -187,7 +188,7 @@ class TournamentResult:
         points and margin."""
         me = self.rows[k]
         others = [r.strategy.name for i, r in enumerate(self.rows) if i != k]
-        teams = self.players // 2
+        teams = team_count(self.players)
         fair = 1 / teams
         lo, hi = me.win_ci.low, me.win_ci.high
         if teams == 2:
@@ -264,7 +265,7 @@ def tournament(teams: Sequence[Strategy], games: int, seed: int = 0, *,
     if not 2 <= len(strategies) <= 3 or not all(isinstance(s, Strategy) for s in strategies):
         raise ValueError("a tournament takes 2 or 3 Strategy objects")
     players = players or 2 * max(2, len(strategies))
-    if players not in PLAYER_COUNTS or len(strategies) > players // 2:
+    if players not in PLAYER_COUNTS or len(strategies) > team_count(players):
         raise ValueError(f"{len(strategies)} strategies cannot play a {players}-player game")
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive whole number, not {games!r}")
@@ -321,7 +322,7 @@ def _decoded(value, jobs: list) -> tuple[GameResult, ...]:
     """Stored games back as ``GameResult`` s; anything but the games of ``jobs`` is refused
     (``ValueError``), so the cache plays them again."""
     strategies, players = jobs[0][0], jobs[0][1]
-    teams = players // 2
+    teams = team_count(players)
     results = tuple(GameResult(int(g), tuple(map(int, s)), tuple(map(int, t)),
                                tuple(map(int, r))) for g, s, t, r in value)
     if len(results) != len(jobs) or any(

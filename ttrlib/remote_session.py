@@ -40,7 +40,7 @@ from .plain import action_from_plain, to_plain
 from .plain_views import event_from_plain, scores_from_plain, view_from_plain
 from .rules import claims, payments
 from .rules.scoring import TeamScore, score
-from .seats import seat_name
+from .seats import seat_name, team_count
 from .session import view_claim_problem
 
 REQUEST_S = 15.0  # a move or a look at the table
@@ -258,7 +258,7 @@ class RemoteSeatSession:
         view = self._view
         tickets = [list(view.tickets) if s == self.seat else [] for s in range(view.players)]
         team_tickets = [list(view.team_tickets) if t == view.team else []
-                        for t in range(view.players // 2)]
+                        for t in range(team_count(view.players))]
         return score(view.board, view.players, view.claimed, tickets, team_tickets)
 
     def _public_state(self) -> _Public:

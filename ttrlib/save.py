@@ -58,7 +58,7 @@ from .cards import COLORS, CardCounts, Color, standard_deck
 from .errors import BoardError, SaveError, TTRError, shown
 from .events import Event
 from .history import Step, rng_from_state, rng_state, step_from_plain
-from .seats import PLAYER_COUNTS
+from .seats import PLAYER_COUNTS, team_count
 from .state import (
     FACE_UP,
     MAX_FACE_UP_RESETS,
@@ -478,7 +478,7 @@ def _start(data: Any, board: Board, players: int) -> GameState:
     unknown = sorted(str(k) for k in set(data) - set(_START))
     if unknown:
         raise _err("start", f"{shown(unknown[0])} is not a field of a game's start")
-    entries = {None: 0, "players": players, "teams": players // 2}
+    entries = {None: 0, "players": players, "teams": team_count(players)}
     values: dict[str, Any] = {"board": board, "players": players}
     for attr, p in _SAVED:
         if p.name not in data:

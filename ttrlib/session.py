@@ -37,7 +37,7 @@ from .events import Event
 from .game import Game, Phase, PlayerView
 from .rules import payments
 from .rules.scoring import TeamScore, score
-from .seats import seat_name
+from .seats import seat_name, team_count
 
 #: Numbers drawn for a simulation or a tournament (the odds explorer, lesson 07): four digits
 #: read well on screen. Not for deals: a deal without a number takes 128 random bits (deals).
@@ -194,7 +194,7 @@ class SeatSession:
         view = self.view()
         tickets = [list(view.tickets) if s == self.seat else [] for s in range(view.players)]
         team_tickets = [list(view.team_tickets) if t == view.team else []
-                        for t in range(view.players // 2)]
+                        for t in range(team_count(view.players))]
         return score(view.board, view.players, view.claimed, tickets, team_tickets)
 
     def claim_problem(self, route_id: str) -> tuple[str, str] | None:

@@ -29,6 +29,7 @@ from . import actions as act
 from .board import Board
 from .cards import EMPTY, CardCounts, Color
 from .events import Event
+from .seats import team_count, team_seats
 
 TRAINS_PER_PLAYER = 27  # C3
 STARTING_HAND = 4  # C4
@@ -188,7 +189,7 @@ class GameState:
     @classmethod
     def empty(cls, board: Board, players: int, rng: np.random.Generator) -> "GameState":
         """No cards dealt, no tickets placed, 27 trains each (C3)."""
-        teams = players // 2
+        teams = team_count(players)
         return cls(board, players, rng, hands=[EMPTY] * players, holders=[EMPTY] * teams,
                    known_hand=[EMPTY] * players, known_holder=[EMPTY] * teams,
                    trains=[TRAINS_PER_PLAYER] * players, tickets=[[] for _ in range(players)],
@@ -202,10 +203,10 @@ class GameState:
     # --- reading ---------------------------------------------------------------------------
     @property
     def teams(self) -> int:
-        return self.players // 2
+        return team_count(self.players)
 
     def team_trains(self, team: int) -> int:
-        return self.trains[2 * team] + self.trains[2 * team + 1]
+        return sum(self.trains[s] for s in team_seats(team))
 
     def can_draw_from_deck(self) -> bool:
         return bool(self.draw_pile) or bool(self.discard)  # C6

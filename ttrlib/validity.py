@@ -47,7 +47,7 @@ from .chance import extra_cost
 from .errors import shown
 from .events import Draw, Event, NoReset, Over, Reset, Reshuffle, Setup, TicketsPlaced
 from .rules import deck, payments, table, tracks
-from .seats import PLAYER_COUNTS
+from .seats import PLAYER_COUNTS, team_count, team_seats, teammate
 from .state import (
     DRAW_TICKETS,
     END_TRIGGER_TRAINS,
@@ -156,8 +156,8 @@ def event_problem(events: Any, players: int) -> Problem | None:
         if not (e.seat is None and isinstance(e, _TABLE_EVENTS) or _seat(e.seat, players)):
             return "events", f"event {i} ({e.kind}): 'seat' must be a seat 0-{players - 1}"
         team = getattr(e, "team", None)
-        if team is not None and not 0 <= team < players // 2:
-            return "events", f"event {i} ({e.kind}): 'team' must be a team 0-{players // 2 - 1}"
+        if team is not None and not 0 <= team < team_count(players):
+            return "events", f"event {i} ({e.kind}): 'team' must be a team 0-{team_count(players) - 1}"
         slot = getattr(e, "slot", None)
         if slot is not None and not 0 <= slot < FACE_UP:
             return "events", f"event {i} ({e.kind}): 'slot' must be a face-up slot 0-{FACE_UP - 1}"
@@ -277,7 +277,7 @@ def _cards(g: Any) -> Iterator[Problem]:
     for seat in range(g.players):
         if not g.known_hand[seat] <= g.hands[seat]:
             yield "known_in_hands", f"seat {seat}: the cards known to be in its hand are not all there"
-    for team in range(g.players // 2):
+    for team in range(team_count(g.players)):
         if not g.known_holder[team] <= g.holders[team]:
             yield "known_in_cardholders", f"team {team}: the known cards are not all in its cardholder"
 
@@ -349,7 +349,7 @@ def _setup_tickets(g: Any) -> Iterator[Problem]:
     teammates place their tickets at once (and each team has 2 shared tickets)."""
     n, to_move = g.players, g.to_move
     for seat in range(n):
-        chosen, revealed = seat < to_move, seat < to_move and (seat ^ 1) < to_move
+        chosen, revealed = seat < to_move, seat < to_move and teammate(seat) < to_move
         offer = g.offers[seat]
         if revealed:
             if offer or seat in g.setup_choices:
@@ -371,7 +371,7 @@ def _setup_tickets(g: Any) -> Iterator[Problem]:
             yield "setup_choices", (f"seat {seat}: keep at least {SETUP_TICKETS_KEEP} offered "
                                     "tickets and share one of them (T1)")
     for team, shared in enumerate(g.team_tickets):
-        done = 2 * team + 1 < to_move
+        done = max(team_seats(team)) < to_move
         if len(shared) != (2 if done else 0):
             yield "team_tickets", (f"team {team} holds {len(shared)} shared tickets; at setup it "
                                    "holds 2 once both teammates have chosen, none before (T1)")

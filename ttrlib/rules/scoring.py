@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..board import Board
-from ..seats import team_of, team_seats
+from ..seats import team_count, team_of, team_seats
 from .network import components, connected, longest_trail  # noqa: F401 (re-exported)
 
 ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}  # E2
@@ -71,7 +71,7 @@ def score(
     team_tickets: list[list[str]],
 ) -> list[TeamScore]:
     """Score every team (E2-E6) from who owns which route and who holds which ticket."""
-    teams = players // 2
+    teams = team_count(players)
     rows = []
     for team in range(teams):
         routes = [board.route(r) for r, s in owners.items() if team_of(s) == team]

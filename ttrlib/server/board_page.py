@@ -17,7 +17,7 @@ from typing import Any
 from .. import display, narration
 from ..board import Board
 from ..maps import board_description, board_svg
-from ..seats import seat_name, team_name
+from ..seats import seat_name, team_count, team_name, team_seats
 from ..state import Phase
 from ..words import plural
 
@@ -92,11 +92,11 @@ def frame_html(board: Board, table: str, public: PublicView, events, new_from: i
 
 def _seats_html(p: PublicView) -> str:
     rows = []
-    for team in range(p.players // 2):
+    for team in range(team_count(p.players)):
         rows.append(f"<tr class='tb-team'><th colspan='4'>{team_name(team)} · cardholder: "
                     f"{plural(p.cardholder_sizes[team], 'card')} · "
                     f"{plural(p.team_ticket_counts[team], 'shared ticket')}</th></tr>")
-        for seat in (2 * team, 2 * team + 1):
+        for seat in team_seats(team):
             mark = " class='tb-move'" if seat == p.to_move and p.phase is not Phase.OVER else ""
             arrow = "▶ " if mark else ""
             rows.append(f"<tr{mark}><td>{arrow}{seat_name(seat)}</td>"

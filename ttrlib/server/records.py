@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from ..lessons.answers import JOIN, MAX_CANONICAL, Exercise, load_key
 from ..lessons.catalog import lessons
@@ -169,6 +170,11 @@ class ExerciseProgress:
                            "misconception": w.misconception} for w in self.wrong]}
 
 
+def _counts(row: Any) -> tuple[int, int, int, int]:
+    """The four counts of a ``_SUMMARY`` row (learners, right first try, right, revealed)."""
+    return int(row[2]), int(row[3]), int(row[4]), int(row[5])
+
+
 _SUMMARY = """
 WITH first AS (
     SELECT lesson, exercise, learner, MIN(id) AS id FROM checks
@@ -198,7 +204,7 @@ def summary(conn) -> list[ExerciseProgress]:
             Wrong(answer, n, ex.misconception(answer) if ex else None))
     rows = {(r[0], r[1]): r for r in conn.execute(_SUMMARY)}
     order = [(lesson, ex_id) for lesson, key in keys().items() for ex_id in key]
-    return [ExerciseProgress(lesson, ex_id, *rows[lesson, ex_id][2:],
+    return [ExerciseProgress(lesson, ex_id, *_counts(rows[lesson, ex_id]),
                              tuple(wrong.get((lesson, ex_id), ())))
             for lesson, ex_id in order if (lesson, ex_id) in rows]
 

@@ -119,7 +119,8 @@ class TablesHandler(Handler):
 
     def closed(self) -> bool:
         """The client left while it waited: there is nobody to answer."""
-        return self.request.connection.stream is None or self.request.connection.stream.closed()
+        stream = getattr(self.request.connection, "stream", None)  # tornado's HTTP1Connection
+        return stream is None or stream.closed()
 
     def links(self, table) -> dict:
         return {seat_name(s): {"key": table.keys[s], "bot": table.bots[s],

@@ -26,6 +26,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import actions as act
 from .. import narration
@@ -388,7 +389,7 @@ class TableStore:
     def play_bots(self, table: Table) -> int:
         """Bots play while the seat to move is theirs; their moves are logged together. If
         another server logged moves first, this one reads them and leaves the bots to it."""
-        game, done = table.game, []
+        game, done = table.game, list[tuple[int, Any, Any]]()
         while not game.is_over and table.bots[game.to_move] is not None and len(done) < BOT_STEPS:
             seat = game.to_move
             bot = table.players_of_bots[seat]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import threading
+from typing import Any
 
 import ipywidgets as w
 
@@ -60,6 +61,10 @@ class _Background:
         self.stop_button.on_click(lambda _b: self.stop())
         self._stop = threading.Event()
         self.thread: threading.Thread | None = None
+
+    def run(self) -> Any:
+        """Play (in the caller's thread) and return the result: each widget says what."""
+        raise NotImplementedError
 
     @property
     def running(self) -> bool:
