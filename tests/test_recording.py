@@ -229,3 +229,35 @@ def test_eight_processes_report_at_once_and_no_row_is_lost(server):
     server.stop()
     log = server.proc.stdout.read().decode()
     assert "locked" not in log and "Traceback" not in log and reading > 0
+
+
+def test_on_a_hub_a_report_carries_the_learners_hub_token(tmp_path, monkeypatch):
+    # A learner's server on a JupyterHub has no class secret; the class server checks the
+    # learner's Hub token with the Hub instead (tests/test_hub_service.py). Without a secret
+    # file the report must carry that token; with one, the secret.
+    sent: list[str] = []
+
+    class Opened:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return b"{}"
+
+    def open_(request, timeout):
+        sent.append(request.get_header("Authorization"))
+        return Opened()
+
+    monkeypatch.setattr(recording._opener, "open", open_)
+    monkeypatch.setenv(recording.SERVER_ENV, "http://127.0.0.1:9")
+    monkeypatch.delenv(recording.SECRET_ENV, raising=False)
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "hub-token-of-the-learner")
+    recording._post({"lesson": "01"})
+    secret = tmp_path / "class-secret"
+    secret.write_text("the-class-secret\n")
+    monkeypatch.setenv(recording.SECRET_ENV, str(secret))
+    recording._post({"lesson": "01"})
+    assert sent == ["token hub-token-of-the-learner", "Bearer the-class-secret"]

@@ -20,9 +20,7 @@ import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, astuple, dataclass
-from functools import lru_cache
 from pathlib import Path
-from statistics import NormalDist
 
 from .bots import GreedyBot, Strategy, play
 from .game import PLAYER_COUNTS, Game
@@ -91,67 +89,21 @@ class StrategyRow:
     margin_ci: Interval
 
 
-# The intervals are computed here, without scipy: importing scipy.stats costs a kernel about
-# 0.6 CPU seconds, more than a small tournament, and thirty kernels pressing Run at once pay it
-# thirty times on the same two cores (issue 24).
-_Z975 = NormalDist().inv_cdf(0.975)
-
-
-def _t_within(t: float, df: int) -> float:
-    """P(|T| <= t) for Student's t with ``df`` (a whole number) degrees of freedom: the finite
-    series of Abramowitz and Stegun 26.7.3 and 26.7.4, with theta = atan(t / sqrt(df))."""
-    theta = math.atan(t / math.sqrt(df))
-    c2 = math.cos(theta) ** 2
-    if df % 2 == 0:
-        term = total = 1.0
-        for k in range(2, df, 2):  # (1*3*...*(k-1)) / (2*4*...*k) cos^k
-            term *= c2 * (k - 1) / k
-            total += term
-        return math.sin(theta) * total
-    if df == 1:
-        return 2 * theta / math.pi
-    term = total = 1.0
-    for k in range(3, df - 1, 2):  # (2*4*...*(k-1)) / (3*5*...*k) cos^(k-1)
-        term *= c2 * (k - 1) / k
-        total += term
-    return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
-
-
-@lru_cache(maxsize=256)
-def _t975(df: int) -> float:
-    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (bisection)."""
-    low, high = 0.0, 16.0
-    while _t_within(high, df) < 0.95:  # only df = 1 (12.7) and 2 (4.3) come near
-        high *= 2
-    for _ in range(100):
-        mid = (low + high) / 2
-        if mid in (low, high):
-            break
-        low, high = (mid, high) if _t_within(mid, df) < 0.95 else (low, mid)
-    return (low + high) / 2
-
-
-def _wilson(won: int, n: int) -> Interval:
-    """The 95% Wilson score interval of ``won`` in ``n`` (Newcombe 1998, as scipy's
-    ``binomtest(...).proportion_ci(method="wilson")``)."""
-    p, z = won / n, _Z975
-    denom = 2 * (n + z * z)
-    centre = (2 * n * p + z * z) / denom
-    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z * z)
-    return Interval(0.0 if won == 0 else centre - delta, 1.0 if won == n else centre + delta)
-
-
 def _mean_ci(values: Sequence[float]) -> tuple[float, Interval]:
+    from scipy import stats  # on first use: a worker process that only plays never pays it
+
     n = len(values)
     mean = sum(values) / n
     if n < 2:
         return mean, Interval(math.nan, math.nan)
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = _t975(n - 1) * sd / math.sqrt(n)
+    half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
     return mean, Interval(mean - half, mean + half)
 
 
 def _rows(strategies: Sequence[Strategy], results: Sequence[GameResult]) -> list[StrategyRow]:
+    from scipy import stats
+
     rows = []
     for k, strategy in enumerate(strategies):
         won, points, margins = 0, [], []
@@ -164,10 +116,11 @@ def _rows(strategies: Sequence[Strategy], results: Sequence[GameResult]) -> list
                 margins.append(r.totals[team] - max(t for j, t in enumerate(r.totals)
                                                     if j != team))
         n = len(points)
+        ci = stats.binomtest(won, n).proportion_ci(0.95, method="wilson") if n else None
         mean_p, p_ci = _mean_ci(points) if n else (math.nan, Interval(math.nan, math.nan))
         mean_m, m_ci = _mean_ci(margins) if n else (math.nan, Interval(math.nan, math.nan))
         rows.append(StrategyRow(strategy, n, won, won / n if n else math.nan,
-                                _wilson(won, n) if n else Interval(math.nan, math.nan),
+                                Interval(ci.low, ci.high) if ci else Interval(math.nan, math.nan),
                                 mean_p, p_ci, mean_m, m_ci))
     return rows
 

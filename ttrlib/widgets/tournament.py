@@ -30,6 +30,12 @@ from typing import Any
 
 import ipywidgets as w
 
+# The tables' intervals come from scipy.stats (ttrlib.experiments imports it on first use). It
+# is imported here, with lesson 07's first cell: the classroom app runs that cell in its
+# preheated kernels before any learner arrives, so pressing Run does not pay its import (about
+# 0.6 CPU s a kernel, more than a small tournament, thirty times over in a class).
+import scipy.stats  # noqa: F401, E402
+
 from .. import display
 from ..experiments import PRESETS, TournamentResult, tournament
 from ..session import fresh_seed
