@@ -114,6 +114,8 @@ class GreedyBot:
     A :class:`Strategy` changes the choices it names; the default is the behaviour above.
     """
 
+    light_view = True  # reads a few fields of its view, during ``choose`` only (``play``)
+
     def __init__(self, seed: Seed = None, strategy: Strategy | None = None):
         self.rng = np.random.default_rng(seed)
         self.strategy = strategy or Strategy()
@@ -429,6 +431,12 @@ def play(game: Game, bots: Sequence, max_actions: int = 100_000) -> list[TeamSco
         seat = game.to_move
         legal = game.legal_actions()
         bot = bots[seat]
-        view = game.view(seat) if getattr(bot, "needs_view", True) else None
-        game.apply(bot.choose(view, legal))
+        if getattr(bot, "light_view", False):  # builds only the fields the bot reads
+            view = game.light_view(seat)
+            action = bot.choose(view, legal)
+            view.close()
+        else:
+            action = bot.choose(game.view(seat) if getattr(bot, "needs_view", True) else None,
+                                legal)
+        game.apply(action)
     raise RuntimeError(f"the game did not end within {max_actions} actions")

@@ -159,6 +159,10 @@ class Game(StateFields):
             raise ArgumentError(f"seat: whose view? a seat 0-{self.players - 1}, not None")
         return observer.view(self.state, self._seat(seat))
 
+    def light_view(self, seat: int) -> observer.LightView:
+        """``view(seat)`` built field by field as read, for one decision (``LightView``)."""
+        return observer.LightView(self.state, self._seat(seat))
+
     def _check_invariants(self) -> None:
         """The one validity check (``ttrlib.validity``); the tests run it after every action."""
         check_state(self.state, AssertionError)

@@ -9,7 +9,10 @@ keep the game's history.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -104,55 +107,115 @@ def view(g: GameState, seat: int) -> PlayerView:
     """The information set of ``seat`` (rule I1): its own hand and tickets (during setup its
     five dealt tickets and its own pending choice), its team's cardholders, and what is public,
     the number of tickets in every team's ticket cardholder included."""
-    team = team_of(seat)
-    face_up = CardCounts.of(c for c in g.face_up if c is not None)
     discard = CardCounts.of(g.discard)
-    known_hands = {s: g.known_hand[s] for s in range(g.players) if s != seat}
-    known_holders = {t: g.known_holder[t] for t in range(g.teams) if t != team}
-    seen = [g.hands[seat], g.holders[team], face_up, discard, *known_hands.values(),
+    known_hands, known_holders = _known_in_hands(g, seat), _known_in_cardholders(g, seat)
+    fields = {name: build(g, seat) for name, build in _BUILD.items()}
+    fields.update(discard=discard, known_in_hands=known_hands, known_in_cardholders=known_holders,
+                  unseen=_unseen_of(g, seat, discard, known_hands, known_holders))
+    return PlayerView(**fields)
+
+
+def _known_in_hands(g: GameState, seat: int) -> dict[int, CardCounts]:
+    return {s: g.known_hand[s] for s in range(g.players) if s != seat}
+
+
+def _known_in_cardholders(g: GameState, seat: int) -> dict[int, CardCounts]:
+    team = team_of(seat)
+    return {t: g.known_holder[t] for t in range(g.teams) if t != team}
+
+
+def _unseen_of(g: GameState, seat: int, discard: CardCounts, known_hands: dict,
+               known_holders: dict) -> CardCounts:
+    """Every card ``seat`` cannot place: the deck less what it sees (I1)."""
+    face_up = CardCounts.of(c for c in g.face_up if c is not None)
+    seen = [g.hands[seat], g.holders[team_of(seat)], face_up, discard, *known_hands.values(),
             *known_holders.values()]
     if g.tunnel is not None:
         seen += [g.tunnel.laid, CardCounts.of(g.tunnel.revealed)]
-    drawn = None
-    if g.drawn is not None and g.to_move == seat:
-        drawn = g.drawn
-        seen.append(_ONE[g.drawn])
-    elif g.drawn is not None and g.taken_slot is not None:
+    if g.drawn is not None and (g.to_move == seat or g.taken_slot is not None):
         seen.append(_ONE[g.drawn])
     # one sum over all the parts (a view is built for every bot decision)
-    unseen = standard_deck() - CardCounts._raw(tuple(map(sum, zip(*(c.as_tuple() for c in seen)))))
-    offer = tuple(ticket_offer(g, seat)) if g.to_move == seat else ()
-    return PlayerView(
-        seat=seat,
-        board=g.board,
-        players=g.players,
-        phase=g.phase,
-        to_move=g.to_move,
-        hand=g.hands[seat],
-        tickets=tuple(g.tickets[seat]),
-        team_cardholder=g.holders[team],
-        team_tickets=tuple(g.team_tickets[team]),
-        face_up=tuple(g.face_up),
-        discard=discard,
-        draw_pile_size=len(g.draw_pile),
-        ticket_deck_size=len(g.ticket_deck),
-        claimed=dict(g.owners),
-        trains=tuple(g.trains),
-        hand_sizes=tuple(len(h) for h in g.hands),
-        ticket_counts=tuple(len(t) for t in g.tickets),
-        team_ticket_counts=tuple(len(t) for t in g.team_tickets),
-        cardholder_sizes=tuple(len(h) for h in g.holders),
-        known_in_hands=known_hands,
-        known_in_cardholders=known_holders,
-        unseen=unseen,
-        drawn_card=drawn,
-        ticket_offer=offer,
-        dealt_tickets=tuple(g.offers[seat]) if g.phase is Phase.SETUP_TICKETS else (),
-        setup_choice=g.setup_choices.get(seat),
-        tunnel=g.tunnel,
-        final_round=g.final_turns_left is not None,
-        events=tuple(g.events),
-    )
+    return standard_deck() - CardCounts._raw(tuple(map(sum, zip(*(c.as_tuple() for c in seen)))))
+
+
+# field -> how it is built from the state, for the seat: one statement for ``view`` and
+# ``LightView`` (``view`` builds the four that share work itself, after these)
+_BUILD: dict[str, Callable[[GameState, int], Any]] = {
+    "seat": lambda g, seat: seat,
+    "board": lambda g, seat: g.board,
+    "players": lambda g, seat: g.players,
+    "phase": lambda g, seat: g.phase,
+    "to_move": lambda g, seat: g.to_move,
+    "hand": lambda g, seat: g.hands[seat],
+    "tickets": lambda g, seat: tuple(g.tickets[seat]),
+    "team_cardholder": lambda g, seat: g.holders[team_of(seat)],
+    "team_tickets": lambda g, seat: tuple(g.team_tickets[team_of(seat)]),
+    "face_up": lambda g, seat: tuple(g.face_up),
+    "draw_pile_size": lambda g, seat: len(g.draw_pile),
+    "ticket_deck_size": lambda g, seat: len(g.ticket_deck),
+    "claimed": lambda g, seat: dict(g.owners),
+    "trains": lambda g, seat: tuple(g.trains),
+    "hand_sizes": lambda g, seat: tuple(len(h) for h in g.hands),
+    "ticket_counts": lambda g, seat: tuple(len(t) for t in g.tickets),
+    "team_ticket_counts": lambda g, seat: tuple(len(t) for t in g.team_tickets),
+    "cardholder_sizes": lambda g, seat: tuple(len(h) for h in g.holders),
+    "drawn_card": lambda g, seat: g.drawn if g.drawn is not None and g.to_move == seat else None,
+    "ticket_offer": lambda g, seat: tuple(ticket_offer(g, seat)) if g.to_move == seat else (),
+    "dealt_tickets": lambda g, seat: (tuple(g.offers[seat]) if g.phase is Phase.SETUP_TICKETS
+                                      else ()),
+    "setup_choice": lambda g, seat: g.setup_choices.get(seat),
+    "tunnel": lambda g, seat: g.tunnel,
+    "final_round": lambda g, seat: g.final_turns_left is not None,
+    "events": lambda g, seat: tuple(g.events),
+}
+_LIGHT: dict[str, Callable[[GameState, int], Any]] = {
+    **_BUILD,
+    "discard": lambda g, seat: CardCounts.of(g.discard),
+    "known_in_hands": _known_in_hands,
+    "known_in_cardholders": _known_in_cardholders,
+    "unseen": lambda g, seat: _unseen_of(g, seat, CardCounts.of(g.discard),
+                                         _known_in_hands(g, seat), _known_in_cardholders(g, seat)),
+}
+
+
+class LightView(PlayerView):
+    """A ``PlayerView`` that builds each field when it is first read (issue 24 item 2): a bot
+    reads a few of the 31 fields, so ``bots.play`` hands the bots that ask for it
+    (``light_view = True``) this one. Each field is built by the same function as in ``view``
+    from the state as it is during the decision; ``close()`` (``play`` calls it before the
+    action is applied) ends that window, and a field first read after it raises instead of
+    showing a later state. Equal to the ``view`` of the same moment (``==`` compares fields)."""
+
+    def __init__(self, g: GameState, seat: int):  # noqa: D107 - the fields come later
+        object.__setattr__(self, "_state", g)
+        object.__setattr__(self, "_seat", seat)
+
+    def __getattr__(self, name: str) -> Any:
+        build = _LIGHT.get(name)
+        g = self.__dict__.get("_state")
+        if build is None:
+            raise AttributeError(name)
+        if g is None:
+            raise RuntimeError(f"LightView.{name} was first read after the decision it was "
+                               "made for: build a view (Game.view) to keep")
+        value = build(g, self.__dict__["_seat"])
+        object.__setattr__(self, name, value)
+        return value
+
+    def close(self) -> None:
+        """The decision is over: fields not read yet can no longer be built."""
+        object.__setattr__(self, "_state", None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _FIELD_NAMES)
+
+    __hash__ = None  # type: ignore[assignment] # as PlayerView's: its dicts are unhashable
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(PlayerView))
+assert set(_FIELD_NAMES) == set(_LIGHT), "every PlayerView field has one builder"
 
 
 def deal_hidden(g: GameState, seat: int, rng: np.random.Generator) -> None:

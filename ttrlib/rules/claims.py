@@ -7,6 +7,7 @@ discard pile (K4). A tunnel route then reveals cards (U1, ``ttrlib.rules.tunnels
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Protocol
 from weakref import WeakKeyDictionary
@@ -70,7 +71,7 @@ def claimable_in(table: dict, trains: int, reach: dict) -> list[Route]:
 
 def claimable_routes(state: GameState, seat: int) -> list[Route]:
     """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
-    reach = _reach(state.hands[seat] + state.holders[team_of(seat)])
+    reach = _reach(state.hands[seat], state.holders[team_of(seat)])
     return claimable_in(_open_now(state, seat), state.trains[seat], reach)
 
 
@@ -79,29 +80,60 @@ def legal_claims(state: GameState, seat: int | None = None) -> list[act.Claim]:
     in a TURN, each once, in board order and in ``payments.route_payments`` order per route."""
     seat = state.to_move if seat is None else seat
     hand, holder = state.hands[seat], state.holders[team_of(seat)]
-    hl, gl = hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE]
     out: list[act.Claim] = []
-    groups: dict = {}  # route colour -> payments.way_groups, the same for every route of it
-    for route in claimable_routes(state, seat):
-        keys = groups.get(route.color)
-        if keys is None:
-            keys = groups[route.color] = payments.way_groups(hand, holder, route.color)
-        for ci, hc, gc in keys:
-            out += _claims(route.id, ci, hc, gc, hl, gl, route.length)
+    routes = claimable_routes(state, seat)
+    if routes:
+        groups: dict = {}  # route colour -> its payment groups, the same for every route of it
+        locos = (hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE])
+        for route in routes:
+            keys = groups.get(route.color)
+            if keys is None:
+                keys = groups[route.color] = (
+                    tuple(payments.way_groups(hand, holder, route.color)), locos)
+            out += _route_claims(route.id, route.length, keys)
+    if CHECK:
+        _compare("legal_claims", out, rebuilt_claims(state, seat))
     return out
 
 
 @lru_cache(maxsize=65536)
-def _claims(route_id: str, ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
-    """The ``Claim`` actions of one group of ``payments.ways`` (Claims are immutable, so the
-    same objects serve every position with these counts)."""
-    return tuple(act.Claim(route_id, h, g) for h, g in payments.ways(ci, hc, gc, hl, gl, n))
+def _route_claims(route_id: str, n: int, keys: tuple) -> tuple:
+    """The ``Claim`` actions of one route for payment groups ``keys`` (``payments.way_groups``
+    and the two locomotive counts): one cache look-up per route. Claims are immutable, so the
+    same objects serve every position with these counts."""
+    groups, (hl, gl) = keys
+    return tuple(act.Claim(route_id, h, g) for ci, hc, gc in groups
+                 for h, g in payments.ways(ci, hc, gc, hl, gl, n))
 
 
 @lru_cache(maxsize=16384)
-def _reach(cards: CardCounts) -> dict:
-    """``payments.longest_payable``, cached: the same hand-and-cardholder totals recur."""
-    return payments.longest_payable(cards)
+def _reach(hand: CardCounts, holder: CardCounts) -> dict:
+    """``payments.longest_payable`` of hand and cardholder together, cached: the same hands
+    recur (CardCounts keep their hash, so the look-up costs less than adding them)."""
+    return payments.longest_payable(hand + holder)
+
+
+# --- the check mode ------------------------------------------------------------------------------
+#: When true, every cached or updated answer of this family is compared with the same answer
+#: built from scratch, and a difference raises ``AssertionError``. The tests turn it on
+#: (tests/conftest.py); ``TTRLIB_CHECK_LEGAL=1`` turns it on for any run.
+CHECK = os.environ.get("TTRLIB_CHECK_LEGAL", "") not in ("", "0")
+
+
+def rebuilt_claims(state: GameState, seat: int) -> list[act.Claim]:
+    """``legal_claims`` from scratch, without this family's caches: the open routes anew, the
+    payments from ``payments.route_payments`` (the check mode's reference)."""
+    hand, holder = state.hands[seat], state.holders[team_of(seat)]
+    reach = payments.longest_payable(hand + holder)
+    return [act.Claim(r.id, h, g)
+            for r in claimable_in(open_routes(state, seat), state.trains[seat], reach)
+            for h, g in payments.route_payments(hand, holder, r.color, r.length)]
+
+
+def _compare(what: str, kept: object, rebuilt: object) -> None:
+    if kept != rebuilt:
+        raise AssertionError(f"check mode: the kept {what} differ from the rebuild "
+                             f"({shown(kept)} != {shown(rebuilt)})")
 
 
 # The family's own cache, per state (a copy, or a loaded game, is a new state and starts
@@ -110,10 +142,19 @@ def _reach(cards: CardCounts) -> dict:
 _OPEN: WeakKeyDictionary[GameState, dict] = WeakKeyDictionary()
 
 
+def closed_by(board: Board, new: list[str]) -> set[str]:
+    """The routes whose K3 status the claims of ``new`` can change: each claimed route and its
+    parallel tracks (a claim closes nothing else)."""
+    affected = set(new)
+    for rid in new:
+        affected.update(tracks.parallel_ids(board, board.route(rid)))
+    return affected
+
+
 def _open_now(state: GameState, seat: int) -> dict:
     """``open_routes(state, seat)``, kept per state and seat and brought up to date from the
     routes claimed since: ``owners`` only grows, in claim order, and a claim can close only the
-    claimed route and its parallel tracks (K3)."""
+    claimed route and its parallel tracks (K3, ``closed_by``)."""
     owners, board = state.owners, state.board
     cache = _OPEN.get(state)
     if cache is None or cache["owners"] is not owners:  # a new state, or owners set anew
@@ -125,13 +166,12 @@ def _open_now(state: GameState, seat: int) -> dict:
         known, lists = entry
         if known == len(owners):
             return lists
-        new = list(owners)[known:]
-        affected = set(new)
-        for rid in new:
-            affected.update(tracks.parallel_ids(board, board.route(rid)))
+        affected = closed_by(board, list(owners)[known:])
         for color in {board.route(rid).color for rid in affected}:
             lists[color] = [row for row in lists[color]
                             if row[2].id not in affected or is_open(state, row[2], seat)]
+        if CHECK:
+            _compare("open routes", lists, open_routes(state, seat))
     cache[seat] = (len(owners), lists)
     return lists
 
