@@ -26,7 +26,7 @@ def test_the_check_mode_is_on_in_the_tests():
 @pytest.mark.parametrize("players,seed", [(4, 3), (6, 4)])
 def test_whole_games_pass_the_check_at_every_step(players, seed):
     g = _play(seed, players)
-    assert g.is_over and len(g.state.owners) > 10  # many claims, so many updates were checked
+    assert g.is_over and len(g.state.claimed) > 10  # many claims, so many updates were checked
 
 
 def test_K3_an_update_that_forgets_the_parallel_tracks_is_caught(monkeypatch):

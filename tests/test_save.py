@@ -676,7 +676,7 @@ def test_a_game_not_made_by_new_or_from_position_is_not_saved():
         Game(teaching_board(), 4, np.random.default_rng(1)).to_json()
 
 
-@pytest.mark.parametrize("change", ["hands", "events", "rng", "owners", "final_turns_left"])
+@pytest.mark.parametrize("change", ["hands", "events", "rng", "claimed", "final_turns_left"])
 def test_a_state_changed_other_than_by_apply_is_not_saved(change):
     game = mid_game(seed=39, steps=60)
     before = game.to_json()
@@ -686,8 +686,8 @@ def test_a_state_changed_other_than_by_apply_is_not_saved(change):
         game.events.pop()
     elif change == "rng":
         game.rng.random()
-    elif change == "owners":
-        game.owners[game.board.routes[0].id] = 1
+    elif change == "claimed":
+        game.claimed[game.board.routes[0].id] = 1
     else:
         game.final_turns_left = 4
     with pytest.raises(SaveError, match=f"its '{change}' is not what its history gives"):

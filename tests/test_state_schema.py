@@ -42,13 +42,12 @@ START_FIELDS_FORMAT_4 = {
     "team_tickets", "offers", "setup_choices", "drawn", "taken_slot", "first_to", "tunnel",
     "final_turns_left", "passes_in_a_row", "events",
 }
-#: the state's attributes whose public name is another
-RENAMED = {"holders": "cardholders", "owners": "claimed", "known_hand": "known_in_hands",
-           "known_holder": "known_in_cardholders"}
+#: the state's attributes whose public name is another: none (one name per concept)
+RENAMED: dict[str, str] = {}
 #: rule I1: who may know what (everything else is public)
 SECRET = {"rng": "nobody", "draw_pile": "nobody", "ticket_deck": "nobody", "held": "nobody",
           "hands": "seat", "tickets": "seat", "offers": "seat", "setup_choices": "seat",
-          "drawn": "seat", "holders": "team", "team_tickets": "team"}
+          "drawn": "seat", "cardholders": "team", "team_tickets": "team"}
 
 
 def mid_game(players: int = 4, seed: int = 8, moves: int = 60) -> Game:
@@ -115,7 +114,7 @@ def test_who_may_know_each_field_is_rule_I1():
     assert {attr: p.seen for attr, p in PARTS if p.seen != "all"} == SECRET
     public = {attr for attr, _ in PARTS} - set(SECRET)
     assert set(seen_by("all")) == public
-    assert set(seen_by("team")) == public | {"holders", "team_tickets"}
+    assert set(seen_by("team")) == public | {"cardholders", "team_tickets"}
     assert set(seen_by("seat")) == public | {a for a, who in SECRET.items() if who != "nobody"}
 
 
@@ -136,9 +135,9 @@ def test_a_field_of_the_wrong_type_is_named_by_its_public_name(attr):
 
 @pytest.mark.parametrize("attr, length, reason", [
     ("hands", 3, "must be a list of 4 card counts"),
-    ("holders", 4, "must be a list of 2 card counts"),  # one per team, not per seat
-    ("known_hand", 5, "must be a list of 4 card counts"),
-    ("known_holder", 1, "must be a list of 2 card counts"),
+    ("cardholders", 4, "must be a list of 2 card counts"),  # one per team, not per seat
+    ("known_in_hands", 5, "must be a list of 4 card counts"),
+    ("known_in_cardholders", 1, "must be a list of 2 card counts"),
     ("trains", 2, "must be a list of 4 train counts"),
     ("tickets", 2, "must be 4 lists of ticket ids"),
     ("team_tickets", 4, "must be 2 lists of ticket ids"),
@@ -154,7 +153,7 @@ def test_a_field_of_the_wrong_length_is_named_by_its_public_name(attr, length, r
 
 @pytest.mark.parametrize("attr, entry, reason", [
     ("hands", {"red": 1}, "must be a list of 4 card counts"),  # a table, not card counts
-    ("known_holder", None, "must be a list of 2 card counts"),
+    ("known_in_cardholders", None, "must be a list of 2 card counts"),
     ("draw_pile", "red", "must be a list of card colours"),  # a name, not a colour
     ("discard", None, "must be a list of card colours"),
     ("face_up", "red", "must be 5 slots, each a card colour or empty"),
@@ -175,14 +174,14 @@ def test_an_entry_of_the_wrong_type_is_named_by_its_public_name(attr, entry, rea
                                     {"kabul-karachi": "A1"}])
 def test_a_claim_of_no_route_or_by_no_seat_is_named_claimed(claims):
     game = mid_game()
-    game.state.owners.update(claims)
+    game.state.claimed.update(claims)
     assert check_state(game) == ("claimed", "must map routes of the board to seats 0-3")
 
 
 def test_a_six_player_game_has_three_of_each_team_field():
     game = mid_game(players=6, moves=20)
     assert check_state(game) is None
-    game.state.holders = game.state.holders[:2]
+    game.state.cardholders = game.state.cardholders[:2]
     assert check_state(game) == ("cardholders", "must be a list of 3 card counts")
 
 

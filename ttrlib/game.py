@@ -206,7 +206,7 @@ class Game(StateFields):
         """Each team's score sheet (E2-E6); final once ``is_over``."""
         from .rules.scoring import score
 
-        return score(self.board, self.players, self.owners, self.tickets, self.team_tickets)
+        return score(self.board, self.players, self.claimed, self.tickets, self.team_tickets)
 
     @property
     def history(self) -> tuple[Step, ...]:

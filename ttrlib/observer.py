@@ -116,19 +116,19 @@ def view(g: GameState, seat: int) -> PlayerView:
 
 
 def _known_in_hands(g: GameState, seat: int) -> dict[int, CardCounts]:
-    return {s: g.known_hand[s] for s in range(g.players) if s != seat}
+    return {s: g.known_in_hands[s] for s in range(g.players) if s != seat}
 
 
 def _known_in_cardholders(g: GameState, seat: int) -> dict[int, CardCounts]:
     team = team_of(seat)
-    return {t: g.known_holder[t] for t in range(g.teams) if t != team}
+    return {t: g.known_in_cardholders[t] for t in range(g.teams) if t != team}
 
 
 def _unseen_of(g: GameState, seat: int, discard: CardCounts, known_hands: dict,
                known_holders: dict) -> CardCounts:
     """Every card ``seat`` cannot place: the deck less what it sees (I1)."""
     face_up = CardCounts.of(c for c in g.face_up if c is not None)
-    seen = [g.hands[seat], g.holders[team_of(seat)], face_up, discard, *known_hands.values(),
+    seen = [g.hands[seat], g.cardholders[team_of(seat)], face_up, discard, *known_hands.values(),
             *known_holders.values()]
     if g.tunnel is not None:
         seen += [g.tunnel.laid, CardCounts.of(g.tunnel.revealed)]
@@ -148,17 +148,17 @@ _BUILD: dict[str, Callable[[GameState, int], Any]] = {
     "to_move": lambda g, seat: g.to_move,
     "hand": lambda g, seat: g.hands[seat],
     "tickets": lambda g, seat: tuple(g.tickets[seat]),
-    "team_cardholder": lambda g, seat: g.holders[team_of(seat)],
+    "team_cardholder": lambda g, seat: g.cardholders[team_of(seat)],
     "team_tickets": lambda g, seat: tuple(g.team_tickets[team_of(seat)]),
     "face_up": lambda g, seat: tuple(g.face_up),
     "draw_pile_size": lambda g, seat: len(g.draw_pile),
     "ticket_deck_size": lambda g, seat: len(g.ticket_deck),
-    "claimed": lambda g, seat: dict(g.owners),
+    "claimed": lambda g, seat: dict(g.claimed),
     "trains": lambda g, seat: tuple(g.trains),
     "hand_sizes": lambda g, seat: tuple(len(h) for h in g.hands),
     "ticket_counts": lambda g, seat: tuple(len(t) for t in g.tickets),
     "team_ticket_counts": lambda g, seat: tuple(len(t) for t in g.team_tickets),
-    "cardholder_sizes": lambda g, seat: tuple(len(h) for h in g.holders),
+    "cardholder_sizes": lambda g, seat: tuple(len(h) for h in g.cardholders),
     "drawn_card": lambda g, seat: g.drawn if g.drawn is not None and g.to_move == seat else None,
     "ticket_offer": lambda g, seat: tuple(ticket_offer(g, seat)) if g.to_move == seat else (),
     "dealt_tickets": lambda g, seat: (tuple(g.offers[seat]) if g.phase is Phase.SETUP_TICKETS
@@ -229,8 +229,8 @@ def deal_hidden(g: GameState, seat: int, rng: np.random.Generator) -> None:
     team = team_of(seat)
     places: list[tuple[str, int, CardCounts]] = []
     pool: list[Color] = list(g.draw_pile)
-    hidden_places = [("hand", s, g.hands, g.known_hand) for s in range(g.players) if s != seat]
-    hidden_places += [("holder", t, g.holders, g.known_holder)
+    hidden_places = [("hand", s, g.hands, g.known_in_hands) for s in range(g.players) if s != seat]
+    hidden_places += [("holder", t, g.cardholders, g.known_in_cardholders)
                       for t in range(g.teams) if t != team]
     for kind, who, cards, known in hidden_places:
         hidden = cards[who] - known[who] if known[who] else cards[who]
@@ -248,11 +248,11 @@ def deal_hidden(g: GameState, seat: int, rng: np.random.Generator) -> None:
         dealt = CardCounts.of(shuffled[at:at + n])
         at += n
         if kind == "hand":
-            seen = g.known_hand[who]
+            seen = g.known_in_hands[who]
             g.hands[who] = seen + dealt if seen else dealt
         elif kind == "holder":
-            seen = g.known_holder[who]
-            g.holders[who] = seen + dealt if seen else dealt
+            seen = g.known_in_cardholders[who]
+            g.cardholders[who] = seen + dealt if seen else dealt
         else:
             g.drawn = shuffled[at - 1]
     g.draw_pile = shuffled[at:]

@@ -128,11 +128,11 @@ def _place_cards(s: GameState, hands: Any, cardholders: Any, face_up: Any, draw_
     players, teams = s.players, s.teams
     s.hands = [_cards_arg(v, f"hands[{i}]") for i, v in
                enumerate(_listed(hands, "hands", players) or [EMPTY] * players)]
-    s.holders = [_cards_arg(v, f"cardholders[{i}]") for i, v in
+    s.cardholders = [_cards_arg(v, f"cardholders[{i}]") for i, v in
                  enumerate(_listed(cardholders, "cardholders", teams) or [EMPTY] * teams)]
     row = _listed(face_up, "face_up", FACE_UP) or [None] * FACE_UP
     s.face_up = [None if c is None else _colour_arg(c, f"face_up[{i}]") for i, c in enumerate(row)]
-    placed = sum(s.hands, EMPTY) + sum(s.holders, EMPTY)
+    placed = sum(s.hands, EMPTY) + sum(s.cardholders, EMPTY)
     placed += CardCounts.of(c for c in s.face_up if c is not None)
     pile = [_colour_arg(c, f"draw_pile[{i}]") for i, c in
             enumerate(_listed(draw_pile, "draw_pile", most=len(standard_deck())) or [])]
@@ -217,7 +217,7 @@ def _place_claims(s: GameState, claimed: Any, trains: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise SetupError(f"claimed: {rid} is owned by {shown(seat)}, not a seat 0-"
                              f"{players - 1}")
-        s.owners[rid] = seat
+        s.claimed[rid] = seat
         if given is None:
             s.trains[seat] -= board.route(rid).length
     if min(s.trains) < 0:

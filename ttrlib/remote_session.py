@@ -61,7 +61,7 @@ class _Public(NamedTuple):
     """The public facts the claim rules read (``claims.PublicFacts``), from the seat's view."""
 
     board: Board
-    owners: dict[str, int]
+    claimed: dict[str, int]
     trains: list[int]
     players: int
 
@@ -264,7 +264,7 @@ class RemoteSeatSession:
     def _public_state(self) -> _Public:
         """The public facts the claim rules read (board, claimed routes, trains, players)."""
         v = self._view
-        return _Public(board=v.board, owners=v.claimed, trains=list(v.trains),
+        return _Public(board=v.board, claimed=v.claimed, trains=list(v.trains),
                                players=v.players)
 
     def claimable_routes(self) -> set[str]:

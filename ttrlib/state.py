@@ -12,8 +12,8 @@ The state is declared once: each field with ``part(kind, name=..., copy=..., per
 ``ttrlib.validity`` checks its type and length (one entry per seat or team) by the same kind,
 and ``seen_by`` tells which fields a seat or team may know (rule I1). The public names are
 those of a save, of ``Game.from_position``'s arguments and of ``check_state``'s problems
-(``PUBLIC_NAMES``: ``holders`` is ``cardholders``, ``owners`` is ``claimed``, ``known_hand`` and
-``known_holder`` are ``known_in_hands`` and ``known_in_cardholders``).
+(``PUBLIC_NAMES``; each field's attribute is its public name, so the state, the save and the
+view say ``cardholders``, ``claimed``, ``known_in_hands`` and ``known_in_cardholders`` alike).
 """
 
 from __future__ import annotations
@@ -145,16 +145,16 @@ class GameState:
     hands: list[CardCounts] = part("counts", copy=list, per="players", seen="seat",
                                    default_factory=list)
     # one train cardholder per team
-    holders: list[CardCounts] = part("counts", name="cardholders", copy=list, per="teams",
-                                     seen="team", default_factory=list)
+    cardholders: list[CardCounts] = part("counts", copy=list, per="teams", seen="team",
+                                         default_factory=list)
     # I1: the cards of a hand or cardholder that all have seen
-    known_hand: list[CardCounts] = part("counts", name="known_in_hands", copy=list,
-                                        per="players", default_factory=list)
-    known_holder: list[CardCounts] = part("counts", name="known_in_cardholders", copy=list,
-                                          per="teams", default_factory=list)
+    known_in_hands: list[CardCounts] = part("counts", copy=list, per="players",
+                                            default_factory=list)
+    known_in_cardholders: list[CardCounts] = part("counts", copy=list, per="teams",
+                                                  default_factory=list)
     trains: list[int] = part("trains", copy=list, per="players", default_factory=list)
     # route id -> seat, in claim order
-    owners: dict[str, int] = part("claims", name="claimed", copy=dict, default_factory=dict)
+    claimed: dict[str, int] = part("claims", copy=dict, default_factory=dict)
     # top first; T3 returns at the end
     ticket_deck: list[str] = part("ids", copy=list, seen="nobody", default_factory=list)
     tickets: list[list[str]] = part("id_lists", copy=_copy_lists, per="players", seen="seat",
@@ -190,8 +190,9 @@ class GameState:
     def empty(cls, board: Board, players: int, rng: np.random.Generator) -> "GameState":
         """No cards dealt, no tickets placed, 27 trains each (C3)."""
         teams = team_count(players)
-        return cls(board, players, rng, hands=[EMPTY] * players, holders=[EMPTY] * teams,
-                   known_hand=[EMPTY] * players, known_holder=[EMPTY] * teams,
+        return cls(board, players, rng, hands=[EMPTY] * players,
+                   cardholders=[EMPTY] * teams, known_in_hands=[EMPTY] * players,
+                   known_in_cardholders=[EMPTY] * teams,
                    trains=[TRAINS_PER_PLAYER] * players, tickets=[[] for _ in range(players)],
                    team_tickets=[[] for _ in range(teams)], offers=[[] for _ in range(players)])
 
@@ -215,7 +216,7 @@ class GameState:
         """Every train card, wherever it is (110 of them: an invariant)."""
         total = CardCounts.of(self.draw_pile) + CardCounts.of(self.discard)
         total += CardCounts.of(c for c in self.face_up if c is not None)
-        total += sum(self.hands, EMPTY) + sum(self.holders, EMPTY)
+        total += sum(self.hands, EMPTY) + sum(self.cardholders, EMPTY)
         if self.drawn is not None:
             total += CardCounts.of([self.drawn])
         if self.tunnel is not None:

@@ -25,8 +25,11 @@ T = TypeVar("T")
 class _Field(Generic[T]):
     """``state.<name>`` read and set as an attribute of the game, typed (``game.hands``)."""
 
+    def __init__(self, attribute: str = "") -> None:
+        self.name = attribute  # the state's attribute, when the game's name is an older one
+
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+        self.name = self.name or name
 
     @overload
     def __get__(self, game: None, owner: type) -> _Field[T]: ...
@@ -51,11 +54,11 @@ class StateFields:
     discard = _Field[list[Color]]()
     face_up = _Field[list[Color | None]]()
     hands = _Field[list[CardCounts]]()
-    holders = _Field[list[CardCounts]]()
-    known_hand = _Field[list[CardCounts]]()
-    known_holder = _Field[list[CardCounts]]()
+    cardholders = _Field[list[CardCounts]]()
+    known_in_hands = _Field[list[CardCounts]]()
+    known_in_cardholders = _Field[list[CardCounts]]()
     trains = _Field[list[int]]()
-    owners = _Field[dict[str, int]]()
+    claimed = _Field[dict[str, int]]()
     ticket_deck = _Field[list[str]]()
     tickets = _Field[list[list[str]]]()
     team_tickets = _Field[list[list[str]]]()
@@ -70,6 +73,13 @@ class StateFields:
     final_turns_left = _Field[int | None]()
     passes_in_a_row = _Field[int]()
     turns = _Field[int]()
+
+    # The names the lessons and older code use for four fields (the state, the save and the view
+    # say the names above): the same attributes, kept for the notebooks.
+    holders = _Field[list[CardCounts]]("cardholders")
+    owners = _Field[dict[str, int]]("claimed")
+    known_hand = _Field[list[CardCounts]]("known_in_hands")
+    known_holder = _Field[list[CardCounts]]("known_in_cardholders")
 
     @property
     def events(self) -> list[Event]:

@@ -1,7 +1,7 @@
 """One validity check of a game's state: is it a position the rules can reach, and can it go on?
 
 ``check_state(state)`` reads the state's fields by name (``draw_pile``, ``discard``,
-``face_up``, ``hands``, ``holders``, ``known_hand``, ``known_holder``, ``trains``, ``owners``,
+``face_up``, ``hands``, ``cardholders``, ``known_in_hands``, ``known_in_cardholders``, ``trains``, ``claimed``,
 ``ticket_deck``, ``tickets``, ``team_tickets``, ``offers``, ``setup_choices``, ``phase``,
 ``to_move``, ``drawn``, ``taken_slot``, ``first_to``, ``tunnel``, ``final_turns_left``,
 ``passes_in_a_row``, ``turns``, ``events``, ``board``, ``players``) and returns the first problem
@@ -130,8 +130,8 @@ def start_problem(game: Any, origin: str) -> Problem | None:
         fresh = (("events", not g.events, "a position has no log yet"),
                  ("phase", g.phase is Phase.TURN, "a position waits for a turn to be played"),
                  ("turns", g.turns == 0, "a position has no turn played yet"),
-                 ("known_in_hands", not any(g.known_hand), "no card of a position is known (I1)"),
-                 ("known_in_cardholders", not any(g.known_holder),
+                 ("known_in_hands", not any(g.known_in_hands), "no card of a position is known (I1)"),
+                 ("known_in_cardholders", not any(g.known_in_cardholders),
                   "no card of a position is known (I1)"),
                  ("passes_in_a_row", g.passes_in_a_row == 0, "nobody has passed in a position"),
                  ("final_turns_left", g.final_turns_left is None,
@@ -275,29 +275,29 @@ def _cards(g: Any) -> Iterator[Problem]:
                         f"{over.describe() if over else 'none'} too many, "
                         f"{under.describe() if under else 'none'} missing")
     for seat in range(g.players):
-        if not g.known_hand[seat] <= g.hands[seat]:
+        if not g.known_in_hands[seat] <= g.hands[seat]:
             yield "known_in_hands", f"seat {seat}: the cards known to be in its hand are not all there"
     for team in range(team_count(g.players)):
-        if not g.known_holder[team] <= g.holders[team]:
+        if not g.known_in_cardholders[team] <= g.cardholders[team]:
             yield "known_in_cardholders", f"team {team}: the known cards are not all in its cardholder"
 
 
 def _trains_and_routes(g: Any) -> Iterator[Problem]:
     board = g.board
     for seat in range(g.players):
-        on_board = sum(board.route(r).length for r, s in g.owners.items() if s == seat)
+        on_board = sum(board.route(r).length for r, s in g.claimed.items() if s == seat)
         if g.trains[seat] < 0 or g.trains[seat] + on_board != TRAINS_PER_PLAYER:
             yield "trains", (f"seat {seat} has {g.trains[seat]} trains left and {on_board} on the "
                              f"board, not {TRAINS_PER_PLAYER} in all (C3)")
     # K3: the owned tracks of a double or triple route must have been claimable in some order.
     groups: dict[str, list[str]] = {}
-    for rid in g.owners:
+    for rid in g.claimed:
         route = board.route(rid)
         if route.group:
             groups.setdefault(route.group, []).append(rid)
     for group, owned in groups.items():
         if len(owned) > 1 and not any(_claimable_in_order(g, order) for order in permutations(owned)):
-            owners = ", ".join(f"{r} by seat {g.owners[r]}" for r in sorted(owned))
+            owners = ", ".join(f"{r} by seat {g.claimed[r]}" for r in sorted(owned))
             yield "claimed", (f"tracks of {group!r} claimed as no {g.players}-player game allows "
                               f"(K3): {owners}")
 
@@ -305,7 +305,7 @@ def _trains_and_routes(g: Any) -> Iterator[Problem]:
 def _claimable_in_order(g: Any, order: tuple[str, ...]) -> bool:
     owners: dict[str, int] = {}
     for rid in order:
-        seat = g.owners[rid]
+        seat = g.claimed[rid]
         if tracks.closed_reason(g.board, g.board.route(rid), owners, seat, g.players):
             return False
         owners[rid] = seat
@@ -375,11 +375,11 @@ def _setup_tickets(g: Any) -> Iterator[Problem]:
         if len(shared) != (2 if done else 0):
             yield "team_tickets", (f"team {team} holds {len(shared)} shared tickets; at setup it "
                                    "holds 2 once both teammates have chosen, none before (T1)")
-    fresh = (("turns", g.turns == 0), ("claimed", not g.owners),
+    fresh = (("turns", g.turns == 0), ("claimed", not g.claimed),
              ("trains", all(t == TRAINS_PER_PLAYER for t in g.trains)),
              ("hands", all(len(h) == STARTING_HAND for h in g.hands)),
-             ("cardholders", not any(g.holders)), ("known_in_hands", not any(g.known_hand)),
-             ("known_in_cardholders", not any(g.known_holder)))
+             ("cardholders", not any(g.cardholders)), ("known_in_hands", not any(g.known_in_hands)),
+             ("known_in_cardholders", not any(g.known_in_cardholders)))
     for field, ok in fresh:
         if not ok:
             yield field, "nothing but ticket choices happens during setup (C3, C4, T1)"
@@ -417,7 +417,7 @@ def _tunnel(g: Any) -> Iterator[Problem]:
     route = board.route(t.route)
     if t.seat != g.to_move or not _seat(t.seat, g.players):
         yield "tunnel", "the tunnel attempt belongs to the seat to move"
-    why = tracks.closed_reason(board, route, g.owners, t.seat, g.players)
+    why = tracks.closed_reason(board, route, g.claimed, t.seat, g.players)
     if why or g.trains[t.seat] < route.length:
         yield "tunnel", f"seat {t.seat} could not have claimed {route.id} ({why or 'too few trains'})"
     laid = t.laid_hand + t.laid_holder

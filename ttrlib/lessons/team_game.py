@@ -78,7 +78,7 @@ def score_check_html(game: Game, sheets) -> str:
     rows = []
     for sheet in sheets:
         team = sheet.team
-        routes = [board.route(r) for r, seat in game.owners.items() if team_of(seat) == team]
+        routes = [board.route(r) for r, seat in game.claimed.items() if team_of(seat) == team]
         route_points = sum(ROUTE_POINTS[r.length] for r in routes)
         done = [t for t in sheet.tickets if t.completed]
         failed = [t for t in sheet.tickets if not t.completed]

@@ -31,7 +31,7 @@ class PublicFacts(Protocol):
     @property
     def board(self) -> Board: ...
     @property
-    def owners(self) -> dict[str, int]: ...
+    def claimed(self) -> dict[str, int]: ...
     @property
     def trains(self) -> list[int]: ...
     @property
@@ -41,9 +41,9 @@ class PublicFacts(Protocol):
 # --- which routes --------------------------------------------------------------------------------
 def is_open(state: PublicFacts, route: Route, seat: int) -> bool:
     """Unclaimed, and K3 lets ``seat`` claim it."""
-    return route.id not in state.owners and (
+    return route.id not in state.claimed and (
         not route.group
-        or tracks.closed_reason(state.board, route, state.owners, seat, state.players) is None)
+        or tracks.closed_reason(state.board, route, state.claimed, seat, state.players) is None)
 
 
 def open_routes(state: PublicFacts, seat: int) -> dict:
@@ -71,7 +71,7 @@ def claimable_in(table: dict, trains: int, reach: dict) -> list[Route]:
 
 def claimable_routes(state: GameState, seat: int) -> list[Route]:
     """Routes ``seat`` could pay for now with its hand and team cardholder (K1-K3)."""
-    reach = _reach(state.hands[seat], state.holders[team_of(seat)])
+    reach = _reach(state.hands[seat], state.cardholders[team_of(seat)])
     return claimable_in(_open_now(state, seat), state.trains[seat], reach)
 
 
@@ -79,7 +79,7 @@ def legal_claims(state: GameState, seat: int | None = None) -> list[act.Claim]:
     """Every ``Claim`` that ``check_claim`` accepts from ``seat`` (default: the seat to move)
     in a TURN, each once, in board order and in ``payments.route_payments`` order per route."""
     seat = state.to_move if seat is None else seat
-    hand, holder = state.hands[seat], state.holders[team_of(seat)]
+    hand, holder = state.hands[seat], state.cardholders[team_of(seat)]
     out: list[act.Claim] = []
     routes = claimable_routes(state, seat)
     if routes:
@@ -123,7 +123,7 @@ CHECK = os.environ.get("TTRLIB_CHECK_LEGAL", "") not in ("", "0")
 def rebuilt_claims(state: GameState, seat: int) -> list[act.Claim]:
     """``legal_claims`` from scratch, without this family's caches: the open routes anew, the
     payments from ``payments.route_payments`` (the check mode's reference)."""
-    hand, holder = state.hands[seat], state.holders[team_of(seat)]
+    hand, holder = state.hands[seat], state.cardholders[team_of(seat)]
     reach = payments.longest_payable(hand + holder)
     return [act.Claim(r.id, h, g)
             for r in claimable_in(open_routes(state, seat), state.trains[seat], reach)
@@ -153,9 +153,9 @@ def closed_by(board: Board, new: list[str]) -> set[str]:
 
 def _open_now(state: GameState, seat: int) -> dict:
     """``open_routes(state, seat)``, kept per state and seat and brought up to date from the
-    routes claimed since: ``owners`` only grows, in claim order, and a claim can close only the
+    routes claimed since: ``claimed`` only grows, in claim order, and a claim can close only the
     claimed route and its parallel tracks (K3, ``closed_by``)."""
-    owners, board = state.owners, state.board
+    owners, board = state.claimed, state.board
     cache = _OPEN.get(state)
     if cache is None or cache["owners"] is not owners:  # a new state, or owners set anew
         cache = _OPEN[state] = {"owners": owners}
@@ -181,7 +181,7 @@ def route_problem(state: PublicFacts, seat: int, route_id: str) -> tuple[str, st
     the track is closed (K3) or the seat lacks the trains (K2); ``None`` otherwise. Both
     depend only on public facts, so any seat may be told."""
     route = state.board.route(route_id)
-    why = tracks.closed_reason(state.board, route, state.owners, seat, state.players)
+    why = tracks.closed_reason(state.board, route, state.claimed, seat, state.players)
     if why:
         return "K3", why
     if state.trains[seat] < route.length:
@@ -210,8 +210,8 @@ def check_owned(state: GameState, seat: int, hand: CardCounts, holder: CardCount
         missing = hand.minus_available(state.hands[seat])
         raise error("K1", f"your hand lacks {missing.describe()}; you pay from your own hand "
                     "and the team cardholder, never your teammate's hand")
-    if not holder <= state.holders[team_of(seat)]:
-        missing = holder.minus_available(state.holders[team_of(seat)])
+    if not holder <= state.cardholders[team_of(seat)]:
+        missing = holder.minus_available(state.cardholders[team_of(seat)])
         raise error("K1", f"the team cardholder lacks {missing.describe()}")
 
 
@@ -219,10 +219,10 @@ def take_from(state: GameState, seat: int, hand: CardCounts, holder: CardCounts)
     """Cards visibly leave a hand and the cardholder (laid down or paid)."""
     team = team_of(seat)
     state.hands[seat] -= hand
-    state.holders[team] -= holder
+    state.cardholders[team] -= holder
     # I1: a known card may have been among those played, so only the surplus stays known.
-    state.known_hand[seat] = state.known_hand[seat].minus_available(hand)
-    state.known_holder[team] = state.known_holder[team].minus_available(holder)
+    state.known_in_hands[seat] = state.known_in_hands[seat].minus_available(hand)
+    state.known_in_cardholders[team] = state.known_in_cardholders[team].minus_available(holder)
 
 
 # --- K1-K3: the check; K4: the effect ------------------------------------------------------------
@@ -256,7 +256,7 @@ def finish_claim(state: GameState, seat: int, route: Route, hand: CardCounts,
     """K4: the cards go to the discard pile, the route is the seat's, its trains are placed."""
     cards = hand + holder
     state.discard.extend(cards.elements())
-    state.owners[route.id] = seat
+    state.claimed[route.id] = seat
     state.trains[seat] -= route.length
     deck.log(state, Claimed(seat=seat, route=route.id, a=route.a, b=route.b, cards=cards))
     end_turn(state)

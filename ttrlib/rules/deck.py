@@ -100,8 +100,8 @@ def put(state: GameState, seat: int, card: Color, to: str, *, known: bool) -> No
     if to == "hand":
         state.hands[seat] += one
         if known:
-            state.known_hand[seat] += one
+            state.known_in_hands[seat] += one
     else:
-        state.holders[team_of(seat)] += one
+        state.cardholders[team_of(seat)] += one
         if known:
-            state.known_holder[team_of(seat)] += one
+            state.known_in_cardholders[team_of(seat)] += one

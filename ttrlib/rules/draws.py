@@ -82,8 +82,8 @@ def do_draw_first(state: GameState, a: act.DrawCard) -> None:
     card, slot = _take(state, a.source)
     if slot is not None and card is Color.LOCOMOTIVE:
         # D2: a face-up locomotive as first card is the whole draw, and goes to the cardholder.
-        state.holders[team_of(seat)] += deck.ONE[card]
-        state.known_holder[team_of(seat)] += deck.ONE[card]
+        state.cardholders[team_of(seat)] += deck.ONE[card]
+        state.known_in_cardholders[team_of(seat)] += deck.ONE[card]
         deck.log(state, Draw(seat=seat, step="locomotive", slot=slot, card=card))
         deck.replace(state, slot)
         end_turn(state)

@@ -76,7 +76,7 @@ def legal_pay(state: GameState) -> list[act.PayTunnel]:
     """Every payment ``check_pay`` accepts: each split of the extra cards between the hand and
     the team cardholder (``payments.splits``)."""
     t = pending(state)
-    hand, holder = state.hands[t.seat], state.holders[team_of(t.seat)]
+    hand, holder = state.hands[t.seat], state.cardholders[team_of(t.seat)]
     return [act.PayTunnel(h, g) for h, g in payments.splits(hand, holder, t.color, t.extra)]
 
 
@@ -110,9 +110,9 @@ def do_withdraw(state: GameState, a: act.Withdraw) -> None:
     t = pending(state)
     seat, team = t.seat, team_of(t.seat)
     state.hands[seat] += t.laid_hand  # U3: the laid cards go back where they came from
-    state.holders[team] += t.laid_holder
-    state.known_hand[seat] += t.laid_hand  # everyone saw them (I1)
-    state.known_holder[team] += t.laid_holder
+    state.cardholders[team] += t.laid_holder
+    state.known_in_hands[seat] += t.laid_hand  # everyone saw them (I1)
+    state.known_in_cardholders[team] += t.laid_holder
     state.discard.extend(t.revealed)  # U4
     state.tunnel = None
     route = state.board.route(t.route)
