@@ -13,17 +13,14 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from server_harness import Postgres, start_server
-from test_server_tables_games import SEATS, Replay, _bodies, _play
+from test_server_tables_games import SEATS, Replay, _bodies, _play, play_clients
 
 from ttrlib import Game
 from ttrlib.plain import action_from_plain, to_plain
@@ -103,25 +100,10 @@ def test_learners_split_over_two_servers_play_a_whole_game(pair, tmp_path):
     one, two = pair
     table = one.new_table(players=4, seed=21, bots=["B2"])
     tid = table["table"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = []
-    try:
-        for name, server in (("A1", one), ("B1", one), ("A2", two)):
-            out = tmp_path / f"{name}.jsonl"
-            procs.append((name, out, subprocess.Popen(
-                [sys.executable, str(CLIENT), server.url, tid, name,
-                 table["seats"][name]["key"], str(out)], env=env,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
-        for name, _, proc in procs:
-            assert proc.wait(600) == 0, f"{name}: {proc.stdout.read().decode()[-2000:]}"
-    finally:
-        for _, _, proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(30)
+    played = play_clients(table, {"A1": one, "B1": one, "A2": two}, tmp_path)
     replay = Replay(one, tid, bots={"B2"})
     assert replay.game.is_over
-    for name, out, _ in procs:
+    for name, out in played:
         bodies = [json.loads(line) for line in out.read_text().splitlines()]
         assert bodies[-1]["view"]["phase"] == "over"
         for body in bodies:

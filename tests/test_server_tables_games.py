@@ -71,26 +71,40 @@ class Replay:
         assert body["scores"] == scores
 
 
-def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_view(tmp_path):
-    server = start_server(tmp_path / "data")
+def play_clients(table: dict, servers: dict, tmp_path: Path) -> list[tuple[str, Path]]:
+    """Each seat of ``servers`` (name -> the server its client talks to) played to the end by
+    a client process (table_client.py); returns (seat, its bodies file). Every client still
+    running after a failure is stopped."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     procs = []
     try:
-        table = server.new_table(players=4, seed=11)
-        tid = table["table"]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        for name in SEATS:
+        for name, server in servers.items():
             out = tmp_path / f"{name}.jsonl"
             procs.append((name, out, subprocess.Popen(
-                [sys.executable, str(CLIENT), server.url, tid, name,
+                [sys.executable, str(CLIENT), server.url, table["table"], name,
                  table["seats"][name]["key"], str(out)], env=env,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
         for name, _, proc in procs:
             assert proc.wait(600) == 0, f"{name}: {proc.stdout.read().decode()[-2000:]}"
+    finally:
+        for _, _, proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(30)
+    return [(name, out) for name, out, _ in procs]
+
+
+def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_view(tmp_path):
+    server = start_server(tmp_path / "data")
+    try:
+        table = server.new_table(players=4, seed=11)
+        tid = table["table"]
+        played = play_clients(table, {name: server for name in SEATS}, tmp_path)
 
         replay = Replay(server, tid)
         assert replay.game.is_over
         checked = set()
-        for name, out, _ in procs:
+        for name, out in played:
             bodies = [json.loads(line) for line in out.read_text().splitlines()]
             assert bodies[-1]["view"]["phase"] == "over"
             for body in bodies:
@@ -109,10 +123,6 @@ def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_vie
         for sheet in replay.game.scores():
             assert f"<b>{sheet.total}</b>" in page
     finally:
-        for _, _, proc in procs:  # a client still running after a failure is stopped too
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(30)
         server.stop()
 
 

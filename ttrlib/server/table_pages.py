@@ -155,13 +155,18 @@ class TeacherTables(TablesHandler):
         self.redirect(f"/teacher/tables#t-{table.id}", status=303)
 
 
-class TeacherSeatBot(TablesHandler):
+class _SeatForm(TablesHandler):
+    """A form of a seat on the teacher's tables page: the change, then back to the table (or
+    the refusal's sentence with a link back)."""
+
+    def change(self, table, seat: int) -> None:
+        raise NotImplementedError
+
     def post(self, tid: str, name: str) -> None:
         self.require_teacher()
         try:
             table = self.store.get(tid)
-            preset = self.get_body_argument("preset", "") or None
-            self.store.set_bot(table, table.seat_of(name), preset)
+            self.change(table, table.seat_of(name))
         except Refusal as exc:
             self.set_status(exc.status)
             self.finish(f"<p>{html.escape(str(exc))}</p><p><a href='/teacher/tables'>Back</a>")
@@ -169,22 +174,19 @@ class TeacherSeatBot(TablesHandler):
         self.redirect(f"/teacher/tables#t-{tid}", status=303)
 
 
-class TeacherSeatOwner(TablesHandler):
+class TeacherSeatBot(_SeatForm):
+    def change(self, table, seat: int) -> None:
+        self.store.set_bot(table, seat, self.get_body_argument("preset", "") or None)
+
+
+class TeacherSeatOwner(_SeatForm):
     """On a Hub: the teacher gives a seat to another Hub user (the form of each seat)."""
 
-    def post(self, tid: str, name: str) -> None:
-        self.require_teacher()
+    def change(self, table, seat: int) -> None:
         user = self.get_body_argument("user", "").strip()
-        try:
-            table = self.store.get(tid)
-            if not 0 < len(user) <= 255:
-                raise Refusal(400, "user: the name of a Hub user")
-            self.store.move_seat(table, table.seat_of(name), user)
-        except Refusal as exc:
-            self.set_status(exc.status)
-            self.finish(f"<p>{html.escape(str(exc))}</p><p><a href='/teacher/tables'>Back</a>")
-            return
-        self.redirect(f"/teacher/tables#t-{tid}", status=303)
+        if not 0 < len(user) <= 255:
+            raise Refusal(400, "user: the name of a Hub user")
+        self.store.move_seat(table, seat, user)
 
 
 def routes(store, lessons_url: str) -> list:
