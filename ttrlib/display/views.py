@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..seats import TEAM_NAMES, seat_name, team_name
+from ..words import plural
 from .cards import card_row_html, cardholder_html, hand_html, offlimits_html
 from .frames import escape, layout_html, root
 from .tickets import tickets_html
@@ -20,7 +21,7 @@ def view_html(view: Any) -> str:
     intro = (f'<div class="ttr-head"><span>Seat {escape(seat_name(view.seat))} ({escape(team)})</span>'
              f'<span class="ttr-sub">phase: {escape(view.phase.value)}; '
              f'{escape(seat_name(view.to_move))} to move</span></div>')
-    table = (f"draw pile {view.draw_pile_size} cards · discard {len(view.discard)} · "
+    table = (f"draw pile {plural(view.draw_pile_size, 'card')} · discard {len(view.discard)} · "
              f"unseen from this seat {len(view.unseen)} · ticket deck {view.ticket_deck_size} · "
              f"routes claimed {len(view.claimed)}")
     parts = [

@@ -18,6 +18,7 @@ from ..odds import best_payment
 from ..rules.payments import claim_color
 from ..rules.scoring import ROUTE_POINTS
 from ..seats import seat_name
+from ..words import plural
 from . import QUIET_ROW, position
 
 FACE_UP = QUIET_ROW  # no red, no locomotive: out of the way
@@ -118,8 +119,8 @@ def claim_story(game: Game, claim: act.Claim) -> str:
     return (f"{who} claims {route.a} – {route.b} with {cards_words(claim.cards)} "
             f"({payment_words(claim.hand, claim.cardholder)}). The route is now "
             f"{seat_name(after.claimed[route.id])}'s, and at the end of the game it scores "
-            f"**{ROUTE_POINTS[route.length]} points** (E2). {who} placed {route.length} trains "
-            f"and has {after.trains[seat]} left of {trains}. The {len(claim.cards)} cards laid "
+            f"**{ROUTE_POINTS[route.length]} points** (E2). {who} placed {plural(route.length, 'train')} "
+            f"and has {after.trains[seat]} left of {trains}. The {_cards(len(claim.cards))} laid "
             f"down went to the discard pile (K4), which held {_cards(discard)} before and holds "
             f"{_cards(len(after.discard))} now; it is {seat_name(after.to_move)}'s turn.")
 

@@ -88,9 +88,9 @@ def score_check_html(game: Game, sheets) -> str:
                                                        sheet.total)
         tickets = (f"{len(done)} done: +{plus}<br>{len(failed)} failed: "
                    f"{f'−{minus}' if minus else 0}")
-        rows.append((team_name(team), f"{len(routes)} routes: {route_points}", Markup(tickets),
+        rows.append((team_name(team), f"{plural(len(routes), 'route')}: {route_points}", Markup(tickets),
                      f"path of {sheet.longest_path}: {sheet.asian_express}",
-                     f"{sheet.completed} tickets done: {sheet.globetrotter}",
+                     f"{plural(sheet.completed, 'ticket')} done: {sheet.globetrotter}",
                      Markup(f"<b>{total}</b>"), "yes ✓" if same else "NO ✗"))
     return table_html(("team", "routes (E2)", "tickets (E3)", "Asian Express (E4)",
                        "Globetrotter (E5)", "total", "same as the sheet"), rows)

@@ -18,6 +18,7 @@ from ..game import Game
 from ..odds import cheapest_first, matching_count
 from ..rules.payments import matches
 from ..seats import seat_name
+from ..words import plural
 from . import chance_words
 from .claims import cards_words, payment_words, position, table_html, ways_html
 
@@ -71,7 +72,7 @@ def attempt_words(game: Game) -> str:
     event = last_attempt(game)
     route = game.board.route(event.route)
     n, extra = len(event.revealed), event.extra
-    short = "" if n == route.tunnel else (f" (it reveals {route.tunnel}, but only {n} cards "
+    short = "" if n == route.tunnel else (f" (it reveals {route.tunnel}, but only {plural(n, 'card')} "
                                           "existed, U6)")
     color = event.color.value
     match = "revealed locomotive" if color == "locomotive" else \
