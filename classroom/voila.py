@@ -25,6 +25,9 @@ os.environ["JUPYTER_PATH"] = os.pathsep.join(
 c.VoilaConfiguration.template = "classroom"
 # `?template=lab` in a URL would bring the CDN links back (and skip the preheated kernels).
 c.VoilaConfiguration.allow_template_override = "NO"
+# The list of lessons is drawn on the server (nbconvert/templates/classroom/tree.html), not by
+# a script in the browser: a busy server then still shows it at once.
+c.VoilaConfiguration.classic_tree = True
 # The page loads only the front-end extensions a lesson needs: no JupyterLab preview button,
 # no code-highlighting styles (the code is hidden). Less to fetch and run in each browser.
 c.VoilaConfiguration.extension_denylist = ["@voila-dashboards/jupyterlab-preview",

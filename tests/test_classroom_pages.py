@@ -1,6 +1,7 @@
 """The classroom server's own pages in Chromium (issue 21, items 2 and 6).
 
-* The home page and a folder page fetch nothing from outside the machine (Voila's base page
+* The home page lists the lessons in its own HTML (drawn on the server, classroom/voila.py's
+  classic_tree), and it and a folder page fetch nothing from outside the machine (Voila's base page
   links Font Awesome 4.5 on a CDN; the classroom template's page.html leaves it out).
 * A widget the page cannot find in its kernel ("Error displaying widget: model not found", seen
   once on a busy machine) is answered with a message and a Reload button, in its place and at
@@ -57,7 +58,7 @@ def test_home_and_folder_pages_fetch_nothing_from_outside(server):
     context.on("request", lambda r: requests.append(r.url))
     page = h.watch(context.new_page())
     # the learners' app lists the lessons only, and no sub-folder (classroom/lessons_only.py)
-    for path, shows in (("/", LOST),):
+    for path, shows in (("/", "97 · Lost"),):  # the lesson, by its number and name
         page.goto(base + path)
         h.wait_until(page, "(t) => document.body.innerText.includes(t)", f"the page {path}",
                      arg=shows, proc=proc, log=log)
@@ -65,6 +66,20 @@ def test_home_and_folder_pages_fetch_nothing_from_outside(server):
     context.close()
     outside = sorted({u for u in requests if not u.startswith(base + "/")})
     assert not outside, f"the home and folder pages asked for things outside: {outside}"
+
+
+def test_the_list_of_lessons_is_in_the_page_itself(server):
+    """The home page lists the lessons in its HTML (drawn on the server): a busy server shows
+    the list as soon as the page arrives, with no script to wait for (Voila's own list is drawn
+    by a script, and stayed empty for a minute on a loaded machine)."""
+    import urllib.request
+
+    base, _proc, _log, _browser = server
+    with urllib.request.urlopen(base + "/", timeout=120) as r:
+        html = r.read().decode()
+    # a learner reads the number and the name, and the link opens the lesson in the same tab
+    assert f'<a href="/voila/render/{LOST}">' in html, html[-2000:]
+    assert "97 · Lost" in html, html[-2000:]
 
 
 def test_a_lost_widget_asks_for_a_reload(server):
