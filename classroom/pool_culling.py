@@ -1,5 +1,6 @@
 """The kernel manager of the classroom server: a kernel handed to a learner is never culled
-before the learner's page has connected to it.
+before the learner's page has connected to it, and a class pool, once handed out, is refilled
+with a few spare kernels only.
 
 Jupyter's culler shuts down a kernel with no connection that has been idle (no message) for
 ``cull_idle_timeout`` seconds. Voila never culls a kernel waiting in its pool, but a kernel that
@@ -16,6 +17,16 @@ page has connected (``notify_connect``), the kernel is culled as any other, its 
 from that first pass at the earliest (a late clock, never an early one). A kernel whose page
 never connects (a tab closed while loading) is culled when the grace is over. Voila builds its
 kernel manager on top of this class (``VoilaConfiguration.multi_kernel_manager_class``).
+
+A class pool (30 kernels for the lesson of the day) is refilled by Voila to its full size
+``fill_delay`` seconds after the class took its kernels: 30 more kernels running the lesson,
+about 100 CPU seconds on a 2-core server in the middle of the lesson. Measured
+(``benchmarks/bench_lesson07.py``): 30 learners pressing lesson 07's Run in that minute waited
+60 s for a result that takes 5 s otherwise. The learners who come after the class (late, or a
+reload) need a few kernels, not 30: ``refill_sizes`` gives, per notebook, the size its pool is
+refilled to once the kernels started ahead of time are out. Voila reads a pool's size from
+``kernel_pools_config`` at every refill, so the sizes are set there when the first kernel starts:
+by then the first fill of every pool is on its way.
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from datetime import timedelta
 
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Float
+from traitlets import Dict, Float, Int
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -33,10 +44,31 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         help="Seconds a kernel handed out of the pool may wait for its page to connect before "
              "the idle culler may take it (a busy class can need minutes).")
 
+    refill_sizes = Dict(
+        value_trait=Int(min=0), config=True,
+        help="Per notebook path (as in kernel_pools_config), the size its pool is refilled to "
+             "after the first fill, e.g. {'01-card-splits.ipynb': 3}.")
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._first_seen_unpooled: dict[str, object] = {}
         self._connected: set[str] = set()  # kernels a page has connected to at least once
+        self._refill_sizes_set = False
+
+    async def start_kernel(self, *args, **kwargs):
+        self._set_refill_sizes()
+        return await super().start_kernel(*args, **kwargs)
+
+    def _set_refill_sizes(self) -> None:
+        """Once, at the first kernel's start: every later refill of these pools stops at
+        ``refill_sizes`` (Voila's manager, built on this class, holds ``kernel_pools_config``)."""
+        if self._refill_sizes_set:
+            return
+        self._refill_sizes_set = True
+        pools = getattr(self, "kernel_pools_config", None)
+        for name, size in self.refill_sizes.items():
+            if pools is not None and name in pools:
+                pools[name] = {**pools[name], "pool_size": min(size, pools[name]["pool_size"])}
 
     def notify_connect(self, kernel_id):
         self._connected.add(kernel_id)

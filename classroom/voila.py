@@ -61,6 +61,9 @@ if lesson and class_size > 0:
     # Per-notebook pool: the lesson of the day has a kernel ready for every learner
     # (about 75-125 MB each). The name is the notebook's path under the served folder.
     pools[lesson] = {"pool_size": class_size}
+    # Once the class has its kernels, a few spare ones for late learners and reloads, not a
+    # second class's worth (pool_culling.py says why): TTR_CLASS_SPARE, 3 unless set.
+    c.ClassroomKernelManager.refill_sizes = {lesson: int(os.environ.get("TTR_CLASS_SPARE") or 3)}
 c.VoilaKernelManager.kernel_pools_config = pools
 # A used kernel is replaced after fill_delay seconds. With a class pool, Voila's 1 s default
 # would start the replacements in the middle of the rush (30 kernels importing numpy and

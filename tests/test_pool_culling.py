@@ -15,6 +15,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from traitlets.config import Config, Configurable
+
+# Voila's package first: the classroom folder put on the path below holds a voila.py (its config)
+from voila.voila_kernel_manager import voila_kernel_manager_factory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "classroom"))
 from jupyter_server._tz import utcnow  # noqa: E402
@@ -80,3 +84,80 @@ def test_the_private_parts_we_override_still_exist():
     # the pass reads the kernel from _kernels and judges by its last_activity and connections
     assert "self._kernels[kernel_id]" in source and "last_activity" in source
     assert "_kernel_connections" in source
+
+
+# --- a class pool refills with a few spare kernels, not a second class ------------------------
+def _class_manager(tmp_path, monkeypatch, refill_sizes):
+    """Voila's preheating manager built on the classroom's, as `make classroom` builds it, over
+    a folder with one lesson; kernels are stand-ins (counted), the refill waits 0 s."""
+    (tmp_path / LESSON_NB).write_text("{}")
+    parent = Configurable()
+    parent.root_dir, parent.notebook_path = str(tmp_path), None
+    parent.base_url, parent.server_url, parent.port = "/", "/", 0
+    started: list[str] = []
+
+    async def start(self, *args, **kwargs):
+        started.append(f"k-{len(started)}")
+        return started[-1]
+
+    base = ClassroomKernelManager.__mro__[1]  # the kernel manager under the classroom's
+    assert base.__name__ == "AsyncMappingKernelManager"
+    monkeypatch.setattr(base, "start_kernel", start)
+    manager_class = voila_kernel_manager_factory(ClassroomKernelManager, True, 0)
+
+    async def initialize(self, notebook_path, kernel_id=None, **kwargs):
+        kernel_id = await self.start_kernel(kernel_name="python3")
+        return {"task": None, "renderer": SimpleNamespace(stop_generator=False,
+                                                          rendered_cache=[]),
+                "kernel_id": kernel_id}
+
+    monkeypatch.setattr(manager_class, "_initialize", initialize)
+    manager = manager_class(parent=parent, fill_delay=0, refill_sizes=refill_sizes,
+                            kernel_pools_config={"default": {"pool_size": 0},
+                                                 LESSON_NB: {"pool_size": CLASS}})
+    return manager, started
+
+
+LESSON_NB, CLASS = "07-lesson.ipynb", 5
+
+
+async def _class_takes_its_kernels(tmp_path, monkeypatch, refill_sizes):
+    manager, started = _class_manager(tmp_path, monkeypatch, refill_sizes)
+    for _ in range(50):  # let the first fill start
+        await asyncio.sleep(0)
+    assert len(started) == CLASS  # the whole class is served ahead of time
+    for _ in range(CLASS):  # every learner of the class opens the lesson
+        await manager.get_rendered_notebook(LESSON_NB)
+        for _ in range(50):
+            await asyncio.sleep(0)
+    return len(started), manager.get_pool_size(LESSON_NB)
+
+
+def test_a_class_pool_is_refilled_with_a_few_spare_kernels(tmp_path, monkeypatch):
+    started, waiting = asyncio.run(_class_takes_its_kernels(tmp_path, monkeypatch,
+                                                            {LESSON_NB: 2}))
+    assert (started, waiting) == (CLASS + 2, 2)  # 5 for the class, then 2 spares
+
+
+def test_without_refill_sizes_voila_refills_the_whole_class(tmp_path, monkeypatch):
+    # what the setting changes: Voila alone starts a second class's worth of kernels
+    started, waiting = asyncio.run(_class_takes_its_kernels(tmp_path, monkeypatch, {}))
+    assert (started, waiting) == (2 * CLASS, CLASS)
+
+
+def test_the_classroom_config_asks_for_three_spares_for_a_class_lesson(monkeypatch):
+    for env, expected in (({"TTR_CLASS_LESSON": "01-card-splits.ipynb", "TTR_CLASS_SIZE": "30"},
+                           {"01-card-splits.ipynb": 3}),
+                          ({"TTR_CLASS_LESSON": "01-card-splits.ipynb", "TTR_CLASS_SIZE": "30",
+                            "TTR_CLASS_SPARE": "6"}, {"01-card-splits.ipynb": 6}),
+                          ({}, None)):
+        for name in ("TTR_CLASS_LESSON", "TTR_CLASS_SIZE", "TTR_CLASS_SPARE"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        c = Config()
+        path = Path(__file__).resolve().parents[1] / "classroom" / "voila.py"
+        exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda c=c: c,
+                                                             "__file__": str(path)})
+        got = c.ClassroomKernelManager.get("refill_sizes")
+        assert got == expected, env
