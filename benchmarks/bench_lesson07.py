@@ -273,15 +273,20 @@ async def press_all(opened, ids, kernels, server, cache: Path, since_open: float
     """Every session presses Run at the same moment; each one's seconds to its result."""
     load_press = bc.load()
     procs_now = len(h.kernel_processes(server.pid))
-    cpu0, srv0, all0 = cpu_seconds(kernels), own_cpu(server), machine_busy()
+    known = {k.pid for k in kernels}
+
+    def refill_cpu() -> float:
+        # Kernels the server started since the pages opened (the pool refilling fill_delay s
+        # after the class took its kernels).
+        return cpu_seconds([k for k in h.kernel_processes(server.pid) if k.pid not in known])
+
+    cpu0, srv0, all0, refill0 = cpu_seconds(kernels), own_cpu(server), machine_busy(), \
+        refill_cpu()
     t0 = time.monotonic()
     presses = await asyncio.gather(*(press_run(ws, i) for (_, _, ws, _), i in zip(opened, ids)))
     wall = time.monotonic() - t0
     cpu, srv = cpu_seconds(kernels) - cpu0, own_cpu(server) - srv0
-    # Kernels the server started meanwhile (the pool refilling fill_delay s after the class
-    # took its kernels): all their CPU falls in this window or just before it.
-    known = {k.pid for k in kernels}
-    refill = cpu_seconds([k for k in h.kernel_processes(server.pid) if k.pid not in known])
+    refill = refill_cpu() - refill0
     return {"presses": presses, "wall": wall, "cpu": cpu, "server_cpu": srv, "refill_cpu": refill,
             "others_cpu": machine_busy() - all0 - cpu - srv - refill, "since_open": since_open,
             "kernel_procs": procs_now, "load_press": load_press, "load_after": bc.load(),
