@@ -1,7 +1,13 @@
 """Benchmark: lesson 07's tournament pressed by a class at once on the classroom server (issue 24).
 
 Run:  .venv/bin/python benchmarks/bench_lesson07.py [--class-sizes 1 4 30] [--own-sizes 1 4]
-                                                     [--no-stop]
+                         [--repeat 3] [--press-at 0] [--no-stop]
+
+Results (2 cores shared with other work, 2 Dec 2026; the table and the reading are at the end of
+``benchmarks/issue24_speed.md``, "Lesson 07 on the classroom server"): 30 learners on the
+class's tournament had every result within 2.5-6.4 s (goal met), about one learner's time; the
+same pressed while the class pool refills (60 s after the pages opened) 60-62 s (not met); with
+seeds of their own, 4 learners 11 s and 30 learners 100 s (not met: ~4 CPU s a tournament).
 
 For each N the classroom server starts on a free port with the project's config and a pool of N
 kernels for ``07-test-a-strategy.ipynb`` (as ``make classroom CLASS_LESSON=... CLASS_SIZE=N``),
