@@ -110,6 +110,13 @@ def _msg(msg_type: str, session: str, content: dict, metadata: dict | None = Non
 async def plain_session(base: str, url: str) -> tuple[float, str, object]:
     """Load the page, connect to its kernel, get the widget states, as the page's widget
     manager does. Returns (seconds, kernel id, open websocket)."""
+    seconds, kernel_id, ws, _states = await plain_session_states(base, url)
+    return seconds, kernel_id, ws
+
+
+async def plain_session_states(base: str, url: str) -> tuple[float, str, object, dict]:
+    """:func:`plain_session`, with the widget states it received ({model id: {"model_name",
+    "state", ...}}): what a benchmark needs to press the page's buttons (bench_lesson07.py)."""
     from tornado.httpclient import AsyncHTTPClient
     from tornado.websocket import websocket_connect
 
@@ -126,7 +133,7 @@ async def plain_session(base: str, url: str) -> tuple[float, str, object]:
     states = await _widget_states(ws)
     if not states:
         raise RuntimeError(f"{url}: the kernel holds no widget")
-    return time.monotonic() - t0, kernel_id, ws
+    return time.monotonic() - t0, kernel_id, ws, states
 
 
 async def _widget_states(ws) -> dict:
