@@ -15,11 +15,12 @@ to hear the **Stop** button. ``run()`` itself plays in the caller's thread and r
 In a class the results are shared (``cache=True``, :mod:`ttrlib.result_cache`): learners pressing
 Run on the same strategies, games and seed (the class seed, ``?seed=7``) play the tournament
 once between them; the others wait for it, its progress on their bar, and Stop still works. The
-default sizes are chosen for that case. Measured with ``benchmarks/bench_tournament.py`` on a
-2-core machine shared with other work: thirty learners pressing Run at once on the defaults and
-the class seed all had the result within 8.7 s (4.3 CPU s in all, one learner alone: 5.4 s).
-With a seed of their own each (the lesson's default) they need thirty tournaments: 118 CPU s,
-about a minute on an idle 2-core server.
+default sizes are chosen for that case. Measured on the classroom server with
+``benchmarks/bench_lesson07.py`` (2 cores shared with other work, plain sessions clicking Run):
+thirty learners pressing Run at once on the defaults and the class's tournament (number 1, the
+lesson's default) all had the result within 6.4 s (one kernel plays, about 4-5 CPU s; the
+others wait and read it), also while the class pool refills. With a seed of their own each
+(``?seed=N`` per learner) they need thirty tournaments: about 100 s for thirty, 11 s for four.
 """
 
 from __future__ import annotations
