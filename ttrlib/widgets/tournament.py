@@ -47,6 +47,11 @@ _GAMES = (50, 100, 200, 500, 1000, 2000)
 # the sweep plays five tournaments, 50 games each.
 DEFAULT_GAMES = 100
 DEFAULT_SWEEP_GAMES = 50
+# Games a worker plays between two reports: the bar moves and Stop is heard only when a batch
+# comes back. experiments' 16 (made for large runs) moved the bar once in 100 games and answered
+# Stop 1.4-4.9 s late (benchmarks/bench_lesson07.py); a batch of 4 (~0.2 CPU s) costs one more
+# message per 4 games.
+CHUNK_GAMES = 4
 
 
 class Stopped(Exception):
@@ -178,7 +183,7 @@ class StrategyTournament(_Background, w.VBox):
         try:
             self._check_stop(0, n)
             self.result = tournament([a, b], games=n, seed=self.seed, executor=self.executor,
-                                     progress=tick, cache=self.cache)
+                                     progress=tick, cache=self.cache, chunksize=CHUNK_GAMES)
         except Stopped as exc:
             self.message.value = display.message_html(self._stopped_text(exc, "games"), "info")
             return None
@@ -240,7 +245,7 @@ class ThresholdSweep(_Background, w.VBox):
                     [PRESETS["greedy"], mine], games=n, seed=self.seed, executor=self.executor,
                     progress=lambda _d, _t: self._check_stop(len(self.results),
                                                              len(self.THRESHOLDS)),
-                    cache=self.cache)))
+                    cache=self.cache, chunksize=CHUNK_GAMES)))
                 self.bar.value += 1
         except Stopped as exc:
             self.results = []
