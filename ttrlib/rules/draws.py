@@ -7,13 +7,15 @@ where the rulebook is silent are listed in ``ttrlib.rules``.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from .. import actions as act
 from ..cards import Color
 from ..errors import IllegalDraw, shown
 from ..events import Draw, Placed
 from ..seats import team_of
 from ..state import FACE_UP, GameState, Phase
-from . import deck
+from . import check_mode, deck
 from .ending import end_turn
 
 
@@ -55,11 +57,40 @@ _DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
 _PLACE = (act.PlaceCard("hand"), act.PlaceCard("cardholder"))
 
 
-def legal_draw_first(state: GameState) -> list[act.DrawCard]:
+def rebuilt_draws(state: GameState) -> tuple[tuple[act.DrawCard, ...], tuple[act.DrawCard, ...]]:
+    """The first and the second draws from scratch (D1, D3, C6): what ``_kept`` keeps, and the
+    check mode's reference."""
+    deck_open = state.can_draw_from_deck()
+    first = ((_DRAW["deck"],) if deck_open else ()) + tuple(
+        _DRAW[i] for i, c in enumerate(state.face_up) if c is not None)
+    return first, tuple(_DRAW[source] for source in second_sources(state))
+
+
+# The family's own cache, per state (a copy starts afresh): the face-up row and whether a card
+# can be drawn from the deck, which is all the two draw lists read, and the lists made from
+# them. The row changes in several places (a draw, a refill, a C5 reset, a position), so the
+# entry is not updated there but compared with the row at each call: 5 slots and one flag.
+_KEPT: WeakKeyDictionary[GameState, tuple] = WeakKeyDictionary()
+
+
+def unchanged(entry: tuple, state: GameState) -> bool:
+    """Does ``entry`` still describe ``state``'s row and deck (what the draw lists read)?"""
+    return entry[1] is state.can_draw_from_deck() and entry[0] == state.face_up
+
+
+def _kept(state: GameState) -> tuple:
+    entry = _KEPT.get(state)
+    if entry is None or not unchanged(entry, state):
+        entry = _KEPT[state] = (list(state.face_up), state.can_draw_from_deck(),
+                                *rebuilt_draws(state))
+    elif check_mode.CHECK:
+        check_mode.compare("draw lists", entry[2:], rebuilt_draws(state))
+    return entry
+
+
+def legal_draw_first(state: GameState) -> tuple[act.DrawCard, ...]:
     """D1, C6: the deck (while it or the discard holds a card) and every face-up card."""
-    out = [_DRAW["deck"]] if state.can_draw_from_deck() else []
-    out += [_DRAW[i] for i, c in enumerate(state.face_up) if c is not None]
-    return out
+    return _kept(state)[2]
 
 
 def legal_place(state: GameState) -> tuple[act.PlaceCard, ...]:
@@ -67,9 +98,9 @@ def legal_place(state: GameState) -> tuple[act.PlaceCard, ...]:
     return _PLACE
 
 
-def legal_draw_second(state: GameState) -> list[act.DrawCard]:
+def legal_draw_second(state: GameState) -> tuple[act.DrawCard, ...]:
     """D3, C6: the second card (``second_sources``)."""
-    return [_DRAW[source] for source in second_sources(state)]
+    return _kept(state)[3]
 
 
 # --- D1, D2: the first card --------------------------------------------------------------------
@@ -115,7 +146,7 @@ def do_place(state: GameState, a: act.PlaceCard) -> None:
         # D3 policy: only now, with the first card placed, is the replacement turned up and
         # C5 checked; the second pick (and D4) sees the new row.
         deck.replace(state, slot)
-    if second_sources(state):
+    if legal_draw_second(state):  # kept: the next legal list reads the same entry
         state.phase = Phase.SECOND_CARD
     else:
         deck.log(state, Draw(seat=seat, step="none"))  # D4
