@@ -38,15 +38,15 @@ _test_deal_key()
 
 # Issue 24: the legal-action caches are brought up to date from each effect's changes; in the
 # tests every kept answer is compared with the same answer rebuilt from scratch (the check mode
-# of ttrlib.rules.claims), so a wrong update fails whichever test plays the position.
+# of ttrlib.rules.check_mode), so a wrong update fails whichever test plays the position.
 try:
     import pytest
 
     @pytest.fixture(autouse=True)
     def _legal_check_mode(monkeypatch):
-        from ttrlib.rules import claims
+        from ttrlib.rules import check_mode
 
-        monkeypatch.setattr(claims, "CHECK", True)
+        monkeypatch.setattr(check_mode, "CHECK", True)
         yield
 except ImportError:  # pragma: no cover - pytest runs the tests
     pass

@@ -566,3 +566,18 @@ def test_breaking_the_teaching_board_text(tmp_path, board, edit, field, message_
 def test_the_teaching_board_data_is_accepted_by_board_from_dict(board):
     rebuilt = board_from_dict(_teaching_data(), source=str(TEACHING_BOARD_PATH))
     assert rebuilt == board
+
+
+def test_K3_a_replaced_board_leaves_the_original_s_parallel_tracks_alone():
+    """``dataclasses.replace`` of a board (tests and lessons rename boards) must not add the
+    copy's routes to the original's tables: it once shared their dicts, so the teaching board
+    listed each parallel track twice and K3 closed a triple route after one claim."""
+    import dataclasses
+
+    from ttrlib.board import teaching_board
+
+    board = teaching_board()
+    route = board.route("delhi-lahore-3")
+    dataclasses.replace(board, name="another board")
+    assert [r.id for r in board.parallel(route)] == ["delhi-lahore-1", "delhi-lahore-2"]
+    assert [r.id for r in board.routes].count("delhi-lahore-1") == 1

@@ -40,6 +40,7 @@ LAYER_NAMES = [
     #    tunnel reveal's chance object, and the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
      "rules.claims", "rules.tunnels", "rules.ending", "rules.deck", "rules.passing",
+     "rules.check_mode",
      "rules.network", "rules.table", "chance", "validity"],
     # 6: pictures (HTML fragments, the board map): they take duck-typed views and never import
     #    the engine above the rules; the observer (what a seat sees of a state, I1) and a

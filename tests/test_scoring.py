@@ -164,6 +164,21 @@ def test_E1_already_at_four_triggers_at_the_end_of_the_first_turn():
     assert played == [0, 1, 2, 3, 0]
 
 
+def test_E1_another_team_already_at_four_triggers_at_the_end_of_the_first_turn():
+    # The same with the low team not the mover's: team B (seats 2, 3) starts at 4 trains and
+    # seat 0 (team A) plays the first turn; E1 is checked at the end of every turn, so this
+    # one ends with the final round announced, and every seat gets one more turn. (The engine
+    # checks only the mover's team after the first turn: this test goes red without the
+    # first-turn check of every team.)
+    game = e1_position({"short0": 2, "short1": 3})
+    assert [game.team_trains(t) for t in range(2)] == [6, 4]
+    played = []
+    while not game.is_over:
+        played.append(game.to_move)
+        draw_two(game)
+    assert played == [0, 1, 2, 3, 0]
+
+
 def test_E1_six_players_trigger_by_the_last_team():
     game = e1_position({"short0": 5}, players=6, to_move=4)  # team C at 5, seat 4 to move
     game.apply(act.Claim("short1", CardCounts(red=1)))

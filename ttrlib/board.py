@@ -152,11 +152,15 @@ class Board:
     _groups: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self._routes.update({r.id: r for r in self.routes})
-        self._tickets.update({t.id: t for t in self.tickets})
+        # Fresh tables, never the ones passed in: ``dataclasses.replace`` passes the original's,
+        # and filling those would change the original (each parallel track listed twice, K3).
+        groups: dict[str, list[Route]] = {}
         for r in self.routes:
             if r.group:
-                self._groups.setdefault(r.group, []).append(r)
+                groups.setdefault(r.group, []).append(r)
+        object.__setattr__(self, "_routes", {r.id: r for r in self.routes})
+        object.__setattr__(self, "_tickets", {t.id: t for t in self.tickets})
+        object.__setattr__(self, "_groups", groups)
 
     def route(self, route_id: str) -> Route:
         try:

@@ -421,6 +421,23 @@ def _search(adj, a: str, b: str) -> _Path:
     return _Path(dist[b], routes, expanded, shortened)
 
 
+def decide(game: Game, bot: Any, legal: Sequence[act.Action] | None = None) -> act.Action:
+    """``bot``'s choice for the seat to move of ``game`` among ``legal`` (default: the legal
+    actions), handed the view it asks for: a ``LightView`` to a bot with ``light_view = True``
+    (closed before the action is applied), none to one with ``needs_view = False``, else the
+    full ``view``. ``play``, the sessions and the class server ask their bots through this."""
+    seat = game.to_move
+    if legal is None:
+        legal = game.legal_actions()
+    if getattr(bot, "light_view", False):  # builds only the fields the bot reads
+        view = game.light_view(seat)
+        try:
+            return bot.choose(view, legal)
+        finally:
+            view.close()
+    return bot.choose(game.view(seat) if getattr(bot, "needs_view", True) else None, legal)
+
+
 def play(game: Game, bots: Sequence, max_actions: int = 100_000) -> list[TeamScore]:
     """Run ``game`` to the end, seat ``s`` played by ``bots[s]``; returns ``game.scores()``."""
     if len(bots) != game.players:
@@ -428,15 +445,5 @@ def play(game: Game, bots: Sequence, max_actions: int = 100_000) -> list[TeamSco
     for _ in range(max_actions):
         if game.is_over:
             return game.scores()
-        seat = game.to_move
-        legal = game.legal_actions()
-        bot = bots[seat]
-        if getattr(bot, "light_view", False):  # builds only the fields the bot reads
-            view = game.light_view(seat)
-            action = bot.choose(view, legal)
-            view.close()
-        else:
-            action = bot.choose(game.view(seat) if getattr(bot, "needs_view", True) else None,
-                                legal)
-        game.apply(action)
+        game.apply(decide(game, bots[game.to_move]))
     raise RuntimeError(f"the game did not end within {max_actions} actions")

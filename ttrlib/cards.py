@@ -58,6 +58,7 @@ COLORS: tuple[Color, ...] = tuple(Color)
 #: The eight colours a route can have, locomotives excluded.
 TRAIN_COLORS: tuple[Color, ...] = COLORS[:-1]
 _INDEX: dict[Color | str, int] = {c: i for i, c in enumerate(COLORS)}
+_ZEROS = (0,) * len(COLORS)  # the floor of ``minus_available``, one per colour
 
 CARDS_PER_COLOR = 12  # rule C1
 LOCOMOTIVES = 14  # rule C1
@@ -146,7 +147,11 @@ class CardCounts:
 
     def elements(self) -> list[Color]:
         """Every card once, in deck order."""
-        return [col for col, n in zip(COLORS, self._c) for _ in range(n)]
+        out: list[Color] = []
+        for col, n in zip(COLORS, self._c):
+            if n:
+                out += [col] * n
+        return out
 
     def as_tuple(self) -> tuple[int, ...]:
         """Counts in the order of ``COLORS``."""
@@ -173,7 +178,9 @@ class CardCounts:
 
     def minus_available(self, other: "CardCounts") -> "CardCounts":
         """``self - other`` with each count floored at zero (multiset difference)."""
-        return CardCounts._raw(tuple(a - b if a > b else 0 for a, b in zip(self._c, other._c)))
+        if not any(self._c) or not any(other._c):  # common (nothing known, nothing paid)
+            return self  # immutable, so the same object serves
+        return CardCounts._raw(tuple(map(max, map(operator.sub, self._c, other._c), _ZEROS)))
 
     def intersection(self, other: "CardCounts") -> "CardCounts":
         return CardCounts._raw(tuple(min(a, b) for a, b in zip(self._c, other._c)))

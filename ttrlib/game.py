@@ -177,7 +177,8 @@ class Game(StateFields):
             raise table.phase_error(state, action)
         rule.check(state, action)  # may raise; changes nothing
         rule.effect(state, action)  # never raises
-        deck.release(state)
+        if state.held:  # a C6 reshuffle's event still waiting (rare)
+            deck.release(state)
         self._history.append(action)
 
     def legal_actions(self, include_pass: bool = True) -> list[act.Action]:

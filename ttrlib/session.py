@@ -31,7 +31,7 @@ import numpy as np
 
 from . import actions as act
 from . import deals
-from .bots import GreedyBot
+from .bots import GreedyBot, decide
 from .errors import WrongPhase
 from .events import Event
 from .game import Game, Phase, PlayerView
@@ -220,8 +220,8 @@ class SeatSession:
         return list(self.view().events[before:])
 
     def _bot_step(self) -> None:
-        s = self._game.to_move
-        self._game.apply(self.bots[s].choose(self._game.view(s), self._game.legal_actions()))
+        # a LightView to a bot that asks for one, closed before the action is applied
+        self._game.apply(decide(self._game, self.bots[self._game.to_move]))
 
     def play_setup(self, humans: Sequence[int] | None = None) -> None:
         """Bots choose the setup tickets (T1) of every seat but ``humans`` (default: this seat),

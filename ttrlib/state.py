@@ -207,7 +207,8 @@ class GameState:
         return team_count(self.players)
 
     def team_trains(self, team: int) -> int:
-        return sum(self.trains[s] for s in team_seats(team))
+        a, b = team_seats(team)  # C2: two seats a team
+        return self.trains[a] + self.trains[b]
 
     def can_draw_from_deck(self) -> bool:
         return bool(self.draw_pile) or bool(self.discard)  # C6

@@ -122,13 +122,12 @@ def public_counts_table(view) -> str:
 
 def first_look(seed: int, turns: int = 12) -> Game:
     """A 4-player game in which bots have chosen their tickets and played ``turns`` turns."""
-    from ..bots import GreedyBot
+    from ..bots import GreedyBot, decide
 
     game = Game.new(players=4, seed=seed)
     bots = [GreedyBot(seed=seed + seat) for seat in range(game.players)]
     while game.turns < turns and not game.is_over:
-        seat = game.to_move
-        game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+        game.apply(decide(game, bots[game.to_move]))
     return game
 
 

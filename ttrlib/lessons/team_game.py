@@ -11,7 +11,7 @@ import html
 import json
 
 from ..actions import Claim
-from ..bots import GreedyBot, play
+from ..bots import GreedyBot, decide, play
 from ..cards import CardCounts
 from ..display import Markup, table_html
 from ..errors import SaveError
@@ -125,8 +125,7 @@ def resume_story(seed: int | None, turns: int = 40) -> str:
     original = Game.new(players=4, seed=root)
     halfway = bots(100)
     while original.turns < turns and not original.is_over:
-        seat = original.to_move
-        original.apply(halfway[seat].choose(original.view(seat), original.legal_actions()))
+        original.apply(decide(original, halfway[original.to_move]))
     text = original.to_json()
     resumed = Game.from_json(text)
     play(original, bots(200))

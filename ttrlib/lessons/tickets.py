@@ -56,9 +56,10 @@ def bots_for(game: Game, seed: int):
 
 def play_until_my_turn(game: Game, bots, seat: int = 0) -> None:
     """Bots play every other seat until ``seat`` is to choose a turn (or the setup is done)."""
+    from ..bots import decide
+
     while not game.is_over and (game.to_move != seat or game.phase is not Phase.TURN):
-        mover = game.to_move
-        game.apply(bots[mover].choose(game.view(mover), game.legal_actions()))
+        game.apply(decide(game, bots[game.to_move]))
 
 
 # --- the setup (T1, I1) ------------------------------------------------------------------------

@@ -7,7 +7,6 @@ discard pile (K4). A tunnel route then reveals cards (U1, ``ttrlib.rules.tunnels
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from typing import Protocol
 from weakref import WeakKeyDictionary
@@ -20,7 +19,7 @@ from ..events import Claimed
 from ..seats import team_of
 from ..state import GameState
 from ..words import plural
-from . import deck, payments, tracks
+from . import check_mode, deck, payments, tracks
 from .ending import end_turn
 
 
@@ -91,8 +90,8 @@ def legal_claims(state: GameState, seat: int | None = None) -> list[act.Claim]:
                 keys = groups[route.color] = (
                     tuple(payments.way_groups(hand, holder, route.color)), locos)
             out += _route_claims(route.id, route.length, keys)
-    if CHECK:
-        _compare("legal_claims", out, rebuilt_claims(state, seat))
+    if check_mode.CHECK:
+        check_mode.compare("legal_claims", out, rebuilt_claims(state, seat))
     return out
 
 
@@ -113,13 +112,7 @@ def _reach(hand: CardCounts, holder: CardCounts) -> dict:
     return payments.longest_payable(hand + holder)
 
 
-# --- the check mode ------------------------------------------------------------------------------
-#: When true, every cached or updated answer of this family is compared with the same answer
-#: built from scratch, and a difference raises ``AssertionError``. The tests turn it on
-#: (tests/conftest.py); ``TTRLIB_CHECK_LEGAL=1`` turns it on for any run.
-CHECK = os.environ.get("TTRLIB_CHECK_LEGAL", "") not in ("", "0")
-
-
+# --- the check mode (``check_mode``): the reference answers -----------------------------------
 def rebuilt_claims(state: GameState, seat: int) -> list[act.Claim]:
     """``legal_claims`` from scratch, without this family's caches: the open routes anew, the
     payments from ``payments.route_payments`` (the check mode's reference)."""
@@ -128,12 +121,6 @@ def rebuilt_claims(state: GameState, seat: int) -> list[act.Claim]:
     return [act.Claim(r.id, h, g)
             for r in claimable_in(open_routes(state, seat), state.trains[seat], reach)
             for h, g in payments.route_payments(hand, holder, r.color, r.length)]
-
-
-def _compare(what: str, kept: object, rebuilt: object) -> None:
-    if kept != rebuilt:
-        raise AssertionError(f"check mode: the kept {what} differ from the rebuild "
-                             f"({shown(kept)} != {shown(rebuilt)})")
 
 
 # The family's own cache, per state (a copy, or a loaded game, is a new state and starts
@@ -170,8 +157,8 @@ def _open_now(state: GameState, seat: int) -> dict:
         for color in {board.route(rid).color for rid in affected}:
             lists[color] = [row for row in lists[color]
                             if row[2].id not in affected or is_open(state, row[2], seat)]
-        if CHECK:
-            _compare("open routes", lists, open_routes(state, seat))
+        if check_mode.CHECK:
+            check_mode.compare("open routes", lists, open_routes(state, seat))
     cache[seat] = (len(owners), lists)
     return lists
 

@@ -18,7 +18,8 @@ ONE = {c: CardCounts._raw(tuple(int(c is d) for d in COLORS)) for c in COLORS}
 def log(state: GameState, event: Event) -> None:
     """Log ``event``, then any event its step caused before it (a C6 reshuffle)."""
     state.events.append(event)
-    release(state)
+    if state.held:  # rare (a C6 reshuffle): no call otherwise
+        release(state)
 
 
 def log_after(state: GameState, event: Event) -> None:
@@ -79,7 +80,7 @@ def reset_can_help(state: GameState) -> bool:
 def check_three_locomotives(state: GameState) -> None:
     """C5: three face-up locomotives -> discard all five and turn five new ones (bounded)."""
     for _ in range(MAX_FACE_UP_RESETS):
-        if sum(c is Color.LOCOMOTIVE for c in state.face_up) < 3:
+        if state.face_up.count(Color.LOCOMOTIVE) < 3:
             return
         if not reset_can_help(state):
             log(state, NoReset())
@@ -102,6 +103,7 @@ def put(state: GameState, seat: int, card: Color, to: str, *, known: bool) -> No
         if known:
             state.known_in_hands[seat] += one
     else:
-        state.cardholders[team_of(seat)] += one
+        team = team_of(seat)
+        state.cardholders[team] += one
         if known:
-            state.known_in_cardholders[team_of(seat)] += one
+            state.known_in_cardholders[team] += one

@@ -7,13 +7,15 @@ where the rulebook is silent are listed in ``ttrlib.rules``.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from .. import actions as act
 from ..cards import Color
 from ..errors import IllegalDraw, shown
 from ..events import Draw, Placed
 from ..seats import team_of
 from ..state import FACE_UP, GameState, Phase
-from . import deck
+from . import check_mode, deck
 from .ending import end_turn
 
 
@@ -55,11 +57,49 @@ _DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
 _PLACE = (act.PlaceCard("hand"), act.PlaceCard("cardholder"))
 
 
-def legal_draw_first(state: GameState) -> list[act.DrawCard]:
-    """D1, C6: the deck (while it or the discard holds a card) and every face-up card."""
-    out = [_DRAW["deck"]] if state.can_draw_from_deck() else []
-    out += [_DRAW[i] for i, c in enumerate(state.face_up) if c is not None]
+def rebuilt_first(state: GameState) -> tuple[act.DrawCard, ...]:
+    """The first draws from scratch (D1, C6): the check mode's reference."""
+    first = tuple(_DRAW[i] for i, c in enumerate(state.face_up) if c is not None)
+    return (_DRAW["deck"], *first) if state.can_draw_from_deck() else first
+
+
+def rebuilt_second(state: GameState) -> tuple[act.DrawCard, ...]:
+    """The second draws from scratch (D3, C6): the check mode's reference."""
+    return tuple(_DRAW[source] for source in second_sources(state))
+
+
+# The family's own cache, per state (a copy starts afresh): the face-up row and whether a card
+# can be drawn from the deck, which is all the two draw lists read, and each list once made
+# from them: [row, deck flag, first draws or None, second draws or None]. The row changes in
+# several places (a draw, a refill, a C5 reset, a position), so the entry is not updated there
+# but compared with the row at each call (5 slots and one flag), and emptied when it differs.
+_KEPT: WeakKeyDictionary[GameState, list] = WeakKeyDictionary()
+_FIRST, _SECOND = 2, 3
+_REBUILD = {_FIRST: rebuilt_first, _SECOND: rebuilt_second}
+
+
+def unchanged(entry: list, state: GameState) -> bool:
+    """Does ``entry`` still describe ``state``'s row and deck (what the draw lists read)?"""
+    return entry[1] is state.can_draw_from_deck() and entry[0] == state.face_up
+
+
+def _kept(state: GameState, which: int) -> tuple[act.DrawCard, ...]:
+    entry = _KEPT.get(state)
+    if entry is None:
+        entry = _KEPT[state] = [None, None, None, None]
+    if not unchanged(entry, state):
+        entry[:] = list(state.face_up), state.can_draw_from_deck(), None, None
+    out = entry[which]
+    if out is None:
+        out = entry[which] = _REBUILD[which](state)
+    elif check_mode.CHECK:
+        check_mode.compare("draw lists", out, _REBUILD[which](state))
     return out
+
+
+def legal_draw_first(state: GameState) -> tuple[act.DrawCard, ...]:
+    """D1, C6: the deck (while it or the discard holds a card) and every face-up card."""
+    return _kept(state, _FIRST)
 
 
 def legal_place(state: GameState) -> tuple[act.PlaceCard, ...]:
@@ -67,9 +107,9 @@ def legal_place(state: GameState) -> tuple[act.PlaceCard, ...]:
     return _PLACE
 
 
-def legal_draw_second(state: GameState) -> list[act.DrawCard]:
+def legal_draw_second(state: GameState) -> tuple[act.DrawCard, ...]:
     """D3, C6: the second card (``second_sources``)."""
-    return [_DRAW[source] for source in second_sources(state)]
+    return _kept(state, _SECOND)
 
 
 # --- D1, D2: the first card --------------------------------------------------------------------
@@ -115,7 +155,7 @@ def do_place(state: GameState, a: act.PlaceCard) -> None:
         # D3 policy: only now, with the first card placed, is the replacement turned up and
         # C5 checked; the second pick (and D4) sees the new row.
         deck.replace(state, slot)
-    if second_sources(state):
+    if legal_draw_second(state):  # kept: the next legal list reads the same entry
         state.phase = Phase.SECOND_CARD
     else:
         deck.log(state, Draw(seat=seat, step="none"))  # D4

@@ -14,6 +14,10 @@ from . import deck
 
 
 def end_turn(state: GameState, passed: bool = False) -> None:
+    """The turn of the seat to move is over: E1's trigger, the end, the next seat. Only the
+    mover's trains can have changed in this turn, so only its team can have just reached the
+    E1 trigger; any team may be at it only after a position's first turn (a position may start
+    with a team at the trigger, and its first turn announces the final round, ``validity``)."""
     if not passed:
         state.passes_in_a_row = 0
     if None in state.face_up:
@@ -25,7 +29,9 @@ def end_turn(state: GameState, passed: bool = False) -> None:
     state.first_to = None
     if state.final_turns_left is not None:
         state.final_turns_left -= 1
-    elif any(state.team_trains(t) <= END_TRIGGER_TRAINS for t in range(state.teams)):
+    elif state.team_trains(team_of(seat)) <= END_TRIGGER_TRAINS or (
+            state.turns == 1 and any(state.team_trains(t) <= END_TRIGGER_TRAINS
+                                     for t in range(state.teams))):
         # E1: every player, this one included, gets one final turn.
         state.final_turns_left = state.players
         deck.log(state, FinalRound(seat=seat, team=team_of(seat)))

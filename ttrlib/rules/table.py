@@ -5,7 +5,8 @@
 each once (the perft test compares them with an independent enumerator). ``Game.apply`` and
 ``Game.legal_actions`` are look-ups in this table, and so is ``validity.check_state``'s question
 whether a game can go on. A family may keep a cache of its own for ``legal`` (``claims`` keeps
-the routes open to each seat, per state).
+the routes open to each seat, ``draws`` the draw lists of the face-up row, per state), compared
+with a rebuild in the check mode (``check_mode``, on in the tests).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from ..events import TicketsDrawn, TicketsKept, TicketsPlaced, TicketsShared
 from ..seats import team_of, teammate
 from ..state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, GameState, Phase
 from ..words import plural
-from . import deck
+from . import check_mode, deck
 from .ending import end_turn
 
 CHOOSE_TICKETS_KEEP = 1  # T2: keep at least one of the tickets drawn
@@ -93,8 +93,16 @@ def check_setup_keep(state: GameState, a: act.KeepTickets) -> None:
     _check_keep(a, state.offers[state.to_move], SETUP_TICKETS_KEEP, "T1")
 
 
+def _kept_keep(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets, ...]:
+    """``keep_choices``, kept per offer (the cache's key is all they read)."""
+    out = keep_choices(offer, minimum)
+    if check_mode.CHECK:
+        check_mode.compare("keep choices", out, keep_choices.__wrapped__(offer, minimum))
+    return out
+
+
 def legal_setup_keep(state: GameState) -> tuple[act.KeepTickets, ...]:
-    return keep_choices(tuple(state.offers[state.to_move]), SETUP_TICKETS_KEEP)
+    return _kept_keep(tuple(state.offers[state.to_move]), SETUP_TICKETS_KEEP)
 
 
 def do_setup_keep(state: GameState, a: act.KeepTickets) -> None:
@@ -141,7 +149,7 @@ def check_choose_keep(state: GameState, a: act.KeepTickets) -> None:
 
 
 def legal_choose_keep(state: GameState) -> tuple[act.KeepTickets, ...]:
-    return keep_choices(tuple(state.offers[state.to_move]), CHOOSE_TICKETS_KEEP)
+    return _kept_keep(tuple(state.offers[state.to_move]), CHOOSE_TICKETS_KEEP)
 
 
 def do_choose_keep(state: GameState, a: act.KeepTickets) -> None:
@@ -166,7 +174,12 @@ def check_share(state: GameState, a: act.ShareTickets) -> None:
 
 def legal_share(state: GameState) -> tuple[act.ShareTickets, ...]:
     mine = state.tickets[state.to_move]
-    return share_choices(tuple(mine)) if mine else ()
+    if not mine:
+        return ()
+    out = share_choices(tuple(mine))  # kept per tuple of tickets (all the list reads)
+    if check_mode.CHECK:
+        check_mode.compare("share choices", out, share_choices.__wrapped__(tuple(mine)))
+    return out
 
 
 def do_share(state: GameState, a: act.ShareTickets) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import actions as act
 from .. import narration
-from ..bots import GreedyBot
+from ..bots import GreedyBot, decide
 from ..errors import TableError, TTRError, WrongPhase
 from ..experiments import PRESETS
 from ..game import Game
@@ -393,7 +393,7 @@ class TableStore:
         while not game.is_over and table.bots[game.to_move] is not None and len(done) < BOT_STEPS:
             seat = game.to_move
             bot = table.players_of_bots[seat]
-            action = bot.choose(game.view(seat), game.legal_actions())
+            action = decide(game, bot)  # a LightView, closed before the action is applied
             game.apply(action)
             table.applied()
             done.append((seat, action, table.bots[seat]))
