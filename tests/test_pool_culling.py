@@ -146,6 +146,12 @@ def test_without_refill_sizes_voila_refills_the_whole_class(tmp_path, monkeypatc
 
 
 def test_the_classroom_config_asks_for_three_spares_for_a_class_lesson(monkeypatch):
+    # the config file sets what the server's kernels inherit (TTR_CLASSROOM, JUPYTER_PATH) and
+    # puts its folder on sys.path: all put back after the test, or later tests run "in a class"
+    for name in ("TTR_CLASSROOM", "JUPYTER_PATH"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    monkeypatch.setattr(sys, "path", list(sys.path))
     for env, expected in (({"TTR_CLASS_LESSON": "01-card-splits.ipynb", "TTR_CLASS_SIZE": "30"},
                            {"01-card-splits.ipynb": 3}),
                           ({"TTR_CLASS_LESSON": "01-card-splits.ipynb", "TTR_CLASS_SIZE": "30",
