@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,6 +142,7 @@ def server(kind: str, tmp: Path, *, notebook: str | None = None):
 
 
 CLASSROOM_CONFIG = ROOT / "classroom"
+PORT_TRIES = 3  # free ports tried for a classroom server (see classroom())
 
 
 def classroom_command(folder: Path, port: int, *extra: str) -> list[str]:
@@ -160,13 +161,23 @@ def classroom(tmp: Path, *, folder: Path | None = None, args: tuple[str, ...] = 
     ``notebooks/``). ``args`` are extra Voila options (they win over the config file), ``env``
     extra variables (e.g. TTR_CLASS_LESSON). Yields ``(base_url, process)``; lessons are at
     ``{base_url}/voila/render/<name>.ipynb``. Its log is ``tmp / "classroom.log"``."""
-    port = free_port()
     folder = Path(folder or ROOT / "notebooks")
     full_env = {**_isolated_env(tmp), **(env or {})}
-    cmd = classroom_command(folder, port, "--Voila.ip=127.0.0.1", *args)
-    base = f"http://127.0.0.1:{port}"
-    with _running(cmd, base + VOILA_PROBE, tmp / "classroom.log", cwd=folder,
-                  env=full_env) as proc:
+    with ExitStack() as stack:
+        for attempt in range(PORT_TRIES):
+            # a free port can be taken by another test's server before Voila binds it (two
+            # pytest workers): Voila then stops at once, and another free port is tried
+            port = free_port()
+            cmd = classroom_command(folder, port, "--Voila.ip=127.0.0.1", *args)
+            base = f"http://127.0.0.1:{port}"
+            try:
+                proc = stack.enter_context(_running(cmd, base + VOILA_PROBE,
+                                                    tmp / "classroom.log", cwd=folder,
+                                                    env=full_env))
+                break
+            except RuntimeError as exc:
+                if "already in use" not in str(exc) or attempt == PORT_TRIES - 1:
+                    raise
         yield base, proc
 
 

@@ -106,3 +106,24 @@ def test_a_lost_widget_asks_for_a_reload(server):
                      failures=NO_TRACEBACK)
     finally:
         context.close()
+
+
+def test_a_port_taken_before_the_server_binds_it_is_passed_over(tmp_path, monkeypatch):
+    """Two pytest workers: a free port may be taken by another test's server before Voila binds
+    it. The harness then tries another free port (seen once in a full run: "the port ... is
+    already in use")."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        ports, real = iter([busy]), h.free_port
+        monkeypatch.setattr(h, "free_port", lambda: next(ports, None) or real())
+        folder = tmp_path / "empty"
+        folder.mkdir()
+        with h.classroom(tmp_path, folder=folder) as (base, _proc):
+            assert not base.endswith(f":{busy}")
+            with urllib.request.urlopen(base + h.VOILA_PROBE, timeout=60) as r:
+                assert r.status == 200

@@ -81,7 +81,9 @@ def play_clients(table: dict, servers: dict, tmp_path: Path) -> list[tuple[str, 
         for name, server in servers.items():
             out = tmp_path / f"{name}.jsonl"
             procs.append((name, out, subprocess.Popen(
-                [sys.executable, str(CLIENT), server.url, table["table"], name,
+                # "--": a seat key (token_urlsafe) may begin with "-", which argparse would
+                # take for an option (1 key in 64)
+                [sys.executable, str(CLIENT), "--", server.url, table["table"], name,
                  table["seats"][name]["key"], str(out)], env=env,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
         for name, _, proc in procs:
