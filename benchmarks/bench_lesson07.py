@@ -147,25 +147,6 @@ async def press_run(ws, ids: dict[str, str], timeout: float = 900) -> dict:
 
 
 # --- the kernels' CPU -----------------------------------------------------------------------------
-def cpu_seconds(procs: list[psutil.Process]) -> float:
-    """CPU seconds used by these processes, their live descendants (a tournament's process
-    pool) and their children that ended and were waited for (a pool that was shut down)."""
-    total = 0.0
-    for p in procs:
-        try:
-            t = p.cpu_times()
-            total += t.user + t.system + t.children_user + t.children_system
-            for c in p.children(recursive=True):
-                try:
-                    ct = c.cpu_times()
-                    total += ct.user + ct.system
-                except psutil.Error:
-                    pass
-        except psutil.Error:
-            pass
-    return total
-
-
 def own_cpu(p: psutil.Process) -> float:
     """CPU seconds of this process alone (the server: its kernels are counted apart)."""
     t = p.cpu_times()
@@ -176,9 +157,9 @@ def wait_kernels_quiet(procs: list[psutil.Process], limit: float = 60) -> float:
     """Wait (at most ``limit`` s) until these processes use under 10 % of a core for 2 s."""
     t0, quiet = time.monotonic(), 0
     while time.monotonic() - t0 < limit and quiet < 2:
-        before = cpu_seconds(procs)
+        before = h.cpu_seconds(procs)
         time.sleep(1)
-        quiet = quiet + 1 if cpu_seconds(procs) - before < 0.1 else 0
+        quiet = quiet + 1 if h.cpu_seconds(procs) - before < 0.1 else 0
     return time.monotonic() - t0
 
 
@@ -284,14 +265,14 @@ async def press_all(opened, ids, kernels, server, cache: Path, since_open: float
     def refill_cpu() -> float:
         # Kernels the server started since the pages opened (the pool refilling fill_delay s
         # after the class took its kernels).
-        return cpu_seconds([k for k in h.kernel_processes(server.pid) if k.pid not in known])
+        return h.cpu_seconds([k for k in h.kernel_processes(server.pid) if k.pid not in known])
 
-    cpu0, srv0, all0, refill0 = cpu_seconds(kernels), own_cpu(server), machine_busy(), \
+    cpu0, srv0, all0, refill0 = h.cpu_seconds(kernels), own_cpu(server), machine_busy(), \
         refill_cpu()
     t0 = time.monotonic()
     presses = await asyncio.gather(*(press_run(ws, i) for (_, _, ws, _), i in zip(opened, ids)))
     wall = time.monotonic() - t0
-    cpu, srv = cpu_seconds(kernels) - cpu0, own_cpu(server) - srv0
+    cpu, srv = h.cpu_seconds(kernels) - cpu0, own_cpu(server) - srv0
     refill = refill_cpu() - refill0
     return {"presses": presses, "wall": wall, "cpu": cpu, "server_cpu": srv, "refill_cpu": refill,
             "others_cpu": machine_busy() - all0 - cpu - srv - refill, "since_open": since_open,

@@ -322,21 +322,36 @@ def page_report(page, log: Path | None = None, shot: Path | None = None) -> str:
     return "\n".join(parts)
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(procs) -> float:
+    """CPU seconds used by these ``psutil`` processes, their live descendants (a server's
+    kernels, a tournament's process pool) and the children they waited for (a pool shut down);
+    a process that is gone counts 0."""
     import psutil
 
     total = 0.0
-    try:
-        root = psutil.Process(pid)
-        for p in [root, *root.children(recursive=True)]:
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.Error:
-                pass
-    except psutil.Error:
-        pass
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system + t.children_user + t.children_system
+            for c in p.children(recursive=True):
+                try:
+                    ct = c.cpu_times()
+                    total += ct.user + ct.system
+                except psutil.Error:
+                    pass
+        except psutil.Error:
+            pass
     return total
+
+
+def _cpu_seconds(pid: int) -> float:
+    """:func:`cpu_seconds` of process ``pid`` (a server) and its descendants."""
+    import psutil
+
+    try:
+        return cpu_seconds([psutil.Process(pid)])
+    except psutil.Error:
+        return 0.0
 
 
 def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Path | None = None,

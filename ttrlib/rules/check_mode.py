@@ -17,6 +17,15 @@ from ..errors import shown
 CHECK = os.environ.get("TTRLIB_CHECK_LEGAL", "") not in ("", "0")
 
 
+def cached(what: str, function, *args):
+    """``function(*args)`` from its ``lru_cache``; in the check mode, compared with the same call
+    past the cache (``function.__wrapped__``)."""
+    out = function(*args)
+    if CHECK:
+        compare(what, out, function.__wrapped__(*args))
+    return out
+
+
 def compare(what: str, kept: object, rebuilt: object) -> None:
     """``AssertionError`` unless the kept answer equals the rebuilt one."""
     if kept != rebuilt:

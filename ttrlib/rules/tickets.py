@@ -93,16 +93,9 @@ def check_setup_keep(state: GameState, a: act.KeepTickets) -> None:
     _check_keep(a, state.offers[state.to_move], SETUP_TICKETS_KEEP, "T1")
 
 
-def _kept_keep(offer: tuple[str, ...], minimum: int) -> tuple[act.KeepTickets, ...]:
-    """``keep_choices``, kept per offer (the cache's key is all they read)."""
-    out = keep_choices(offer, minimum)
-    if check_mode.CHECK:
-        check_mode.compare("keep choices", out, keep_choices.__wrapped__(offer, minimum))
-    return out
-
-
 def legal_setup_keep(state: GameState) -> tuple[act.KeepTickets, ...]:
-    return _kept_keep(tuple(state.offers[state.to_move]), SETUP_TICKETS_KEEP)
+    return check_mode.cached("keep choices", keep_choices, tuple(state.offers[state.to_move]),
+                             SETUP_TICKETS_KEEP)
 
 
 def do_setup_keep(state: GameState, a: act.KeepTickets) -> None:
@@ -149,7 +142,8 @@ def check_choose_keep(state: GameState, a: act.KeepTickets) -> None:
 
 
 def legal_choose_keep(state: GameState) -> tuple[act.KeepTickets, ...]:
-    return _kept_keep(tuple(state.offers[state.to_move]), CHOOSE_TICKETS_KEEP)
+    return check_mode.cached("keep choices", keep_choices, tuple(state.offers[state.to_move]),
+                             CHOOSE_TICKETS_KEEP)
 
 
 def do_choose_keep(state: GameState, a: act.KeepTickets) -> None:
@@ -176,10 +170,8 @@ def legal_share(state: GameState) -> tuple[act.ShareTickets, ...]:
     mine = state.tickets[state.to_move]
     if not mine:
         return ()
-    out = share_choices(tuple(mine))  # kept per tuple of tickets (all the list reads)
-    if check_mode.CHECK:
-        check_mode.compare("share choices", out, share_choices.__wrapped__(tuple(mine)))
-    return out
+    # kept per tuple of tickets (all the list reads)
+    return check_mode.cached("share choices", share_choices, tuple(mine))
 
 
 def do_share(state: GameState, a: act.ShareTickets) -> None:
