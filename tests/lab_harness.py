@@ -205,6 +205,13 @@ def need_browser(*tools: str) -> None:
 
 # --- the classroom server's kernels --------------------------------------------------------------
 # The id of the kernel behind an open Voila page (Voila writes it in the page's config).
+# What runs off the right edge of the screen: lesson widgets, exercises and outputs whose box
+# ends beyond it (a map frame scrolls inside itself, so its content does not count).
+OVERFLOW_JS = """(w) => ({page: document.scrollingElement.scrollWidth,
+    cut: [...document.querySelectorAll('.ttr-widget, .ttr-exercise, .jp-OutputArea-output')]
+        .filter(e => e.getBoundingClientRect().right > w + 1)
+        .map(e => e.className.slice(0, 60) + ': ' + (e.innerText || '').slice(0, 60))})"""
+
 KERNEL_ID_JS = "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
 
 

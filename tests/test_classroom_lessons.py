@@ -120,14 +120,6 @@ def _give(box, ex, answer) -> None:
     box.locator("button", has_text="Check").click()
 
 
-# What runs off the right edge of the screen: lesson widgets, exercises and outputs whose box
-# ends beyond it (a map frame scrolls inside itself, so its content does not count).
-OVERFLOW = """(w) => ({page: document.scrollingElement.scrollWidth,
-    cut: [...document.querySelectorAll('.ttr-widget, .ttr-exercise, .jp-OutputArea-output')]
-        .filter(e => e.getBoundingClientRect().right > w + 1)
-        .map(e => e.className.slice(0, 60) + ': ' + (e.innerText || '').slice(0, 60))})"""
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", LESSONS)
 def test_lesson_in_the_classroom_app(browser, app, name, width):
@@ -137,7 +129,7 @@ def test_lesson_in_the_classroom_app(browser, app, name, width):
         found = [m.group(0) for p in RAW for m in p.finditer(text)]
         assert not found, f"raw Python output on the {name} page: {found[:5]}"
         assert "replace None" not in text and "the cell below" not in text
-        fits = page.evaluate(OVERFLOW, width)
+        fits = page.evaluate(h.OVERFLOW_JS, width)
         assert fits["page"] <= width and not fits["cut"], (width, fits)
 
         key = load_key(name, KEYS)

@@ -23,7 +23,7 @@ Mid-game one learner closes the tab and opens the link again: back at the seat. 
 without a link says what to do; the board follows every move and steps back through the log.
 
 Screenshots of every seat and of the board at 1920x1080 and 1280x800, mid-game and at the end,
-go to ``test-artifacts/``. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
+go to ``test-artifacts/``, and of A1 at 980 and 400 px wide, where nothing may run off the screen. Skips without Chromium unless TTR_REQUIRE_BROWSER=1.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ SEED = 31
 LOAD_MS = 300_000  # a seat page starts a kernel; on a busy 2-core machine that takes a while
 SYNC_MS = 120_000  # a page follows a move (its long-poll returns, the widget redraws)
 BIG, SMALL = {"width": 1920, "height": 1080}, {"width": 1280, "height": 800}
+NARROW = (980, 400)  # and one seat at the lessons' other widths (test_classroom_lessons.py)
 MAX_MOVES = 1500
 MID_CLAIMS = 8  # the mid-game screenshots: once this many routes are claimed
 REOPENED = "B1"  # the learner who closes the tab mid-game and opens the link again
@@ -386,6 +387,21 @@ def _shoot_all(table: Table, board, when: str) -> None:
     for size in (BIG, SMALL):
         _shoot(board, f"table-board-{when}", size)
     board.set_viewport_size(BIG)
+    _narrow(table.seats[0], when)
+
+
+def _narrow(seat: Seat, when: str) -> None:
+    """Lesson 08 at the other widths of the lessons' test (980 and 400 px): nothing of the game
+    runs off the right edge (its map scrolls inside its frame)."""
+    game = seat.page.locator(".ttr-widget").first
+    for width in NARROW:
+        size = {"width": width, "height": 900}
+        seat.page.set_viewport_size(size)
+        game.evaluate("e => e.scrollIntoView()")
+        fits = seat.page.evaluate(h.OVERFLOW_JS, width)
+        assert fits["page"] <= width and not fits["cut"], (seat.name, width, fits)
+        _shoot(seat.page, f"table-seat-{seat.name}-{when}", size)
+    seat.page.set_viewport_size(SMALL)
 
 
 def test_four_seats_of_lesson_08_and_the_board_play_a_game_to_the_end(tmp_path):
