@@ -10,7 +10,8 @@ ruled the suspect out (the cause of the loss is not found), and keeps the path w
 
 A second test removes the exercises' boxes from the kernel's first answer (the page then says
 "model not found" for each, as in the one loss seen): the page asks the kernel again and draws
-them in place, live.
+them in place, live. A third lets nothing of the kernel through after that first answer: the
+page gives up its second question after 30 s and asks for a reload.
 
 The server serves a temporary folder with a copy of lesson 01. Skips without Chromium unless
 TTR_REQUIRE_BROWSER=1.
@@ -135,7 +136,9 @@ def _without_exercises(raw: bytes) -> tuple[bytes, int]:
     return _joined(parts), len(gone)
 
 
-async def _open_with_first_states_short(base: str) -> dict:
+async def _open_with_first_states_short(base: str, *, then_silent: bool = False) -> dict:
+    """Open the lesson with the exercises' boxes left out of the kernel's first answer; with
+    ``then_silent``, nothing the kernel sends after that answer reaches the page."""
     from playwright.async_api import async_playwright
 
     seen = {"answers": 0, "removed": 0, "console": []}
@@ -151,6 +154,8 @@ async def _open_with_first_states_short(base: str) -> dict:
                 ws.on_message(lambda m: server.send(m))
 
                 def from_server(m) -> None:
+                    if then_silent and seen["answers"]:
+                        return
                     if isinstance(m, (bytes, bytearray)) and b"update_states" in m:
                         seen["answers"] += 1
                         if seen["answers"] == 1:
@@ -166,6 +171,9 @@ async def _open_with_first_states_short(base: str) -> dict:
                 " || document.querySelectorAll('.ttr-lost-widget').length > 0",
                 timeout=DRAW_MS, polling=500)
             await asyncio.sleep(2)  # anything still to come (a reload message) comes
+            if then_silent:
+                seen["lost"] = await page.locator(".ttr-lost-widget").count()
+                return seen
             seen["lost"] = await page.locator(".ttr-lost-widget").count()
             seen["drawn"] = await page.evaluate(DRAWN)
             seen["exercises"] = await page.locator(f".{EXERCISE_CLASS}").count()
@@ -197,3 +205,18 @@ def test_widgets_missing_from_the_kernels_first_answer_are_asked_for_again(tmp_p
     assert seen.get("answered"), seen
     assert any("asked the kernel again: drawn; drawn; drawn; drawn" in c
                for c in seen["console"]), seen["console"]
+
+
+def test_a_kernel_that_does_not_answer_again_gets_the_reload_message(tmp_path):
+    """The same first answer, then nothing more from the kernel: the page does not wait for ever
+    on its second question (30 s), every lost exercise asks for a reload."""
+    h.need_browser()
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    shutil.copy(h.ROOT / "notebooks" / LESSON, folder / LESSON)
+    with h.classroom(tmp_path, folder=folder) as (base, _proc):
+        seen = asyncio.run(_open_with_first_states_short(base, then_silent=True))
+    assert seen["removed"] == 4, seen
+    assert seen["lost"] == 4 + 1, seen  # the four exercises and the banner at the top
+    assert any("asking the kernel again failed: no answer in time" in c
+               for c in seen["console"]), [c for c in seen["console"] if "atisf" not in c]
