@@ -212,6 +212,23 @@ OVERFLOW_JS = """(w) => ({page: document.scrollingElement.scrollWidth,
         .filter(e => e.getBoundingClientRect().right > w + 1)
         .map(e => e.className.slice(0, 60) + ': ' + (e.innerText || '').slice(0, 60))})"""
 
+def ws_message_parts(raw: bytes) -> list[bytes]:
+    """A kernel websocket message in jupyter_server's v1 protocol, in its parts: channel,
+    header, parent header, metadata, content, buffers (what a page's kernel socket carries)."""
+    count = int.from_bytes(raw[:8], "little")
+    offsets = [int.from_bytes(raw[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+    return [raw[offsets[i]:offsets[i + 1]] for i in range(count - 1)]
+
+
+def ws_message(parts: list[bytes]) -> bytes:
+    """The v1 message of ``parts`` (the inverse of :func:`ws_message_parts`)."""
+    offsets = [8 * (len(parts) + 2)]
+    for part in parts:
+        offsets.append(offsets[-1] + len(part))
+    return b"".join([len(offsets).to_bytes(8, "little"),
+                     *(o.to_bytes(8, "little") for o in offsets), *parts])
+
+
 KERNEL_ID_JS = "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
 
 

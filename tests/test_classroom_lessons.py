@@ -38,6 +38,7 @@ KEYS = ROOT / "notebooks" / "answers"
 LESSONS = sorted(lesson.file for lesson in catalog.lessons() if lesson.exercises)
 VIEWPORT = {"width": 1280, "height": 900}
 WIDTHS = (1280, 980, 400)
+LINKS = "() => [...document.querySelectorAll('#rendered_cells a[href]')].map(a => a.getAttribute('href'))"
 # A lesson page is ready when Voila has drawn it (its spinner gone) with its exercises, and no
 # widget still says "Loading widget...".
 READY = """() => !document.getElementById('loading')
@@ -131,6 +132,12 @@ def test_lesson_in_the_classroom_app(browser, app, name, width):
         assert "replace None" not in text and "the cell below" not in text
         fits = page.evaluate(h.OVERFLOW_JS, width)
         assert fits["page"] <= width and not fits["cut"], (width, fits)
+        # no dead end: the page keeps its links to lessons only (the app serves nothing else),
+        # and no " · " is left dangling where a link went
+        links = page.evaluate(LINKS)
+        assert all(re.fullmatch(r"[0-9]{2}-[\w-]+\.ipynb", link) for link in links
+                   if ".ipynb" in link), links
+        assert not re.search(r"(^|\n) *·|· *(\n|$)|· *·", text), re.findall(r".{30}·.{30}", text)
 
         key = load_key(name, KEYS)
         box = page.locator(".ttr-exercise").first

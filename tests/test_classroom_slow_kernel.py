@@ -104,27 +104,11 @@ def test_a_page_whose_widget_states_come_late_draws_every_widget(tmp_path):
 EXERCISE_CLASS = "ttr-exercise"
 
 
-def _parts(raw: bytes) -> list[bytes]:
-    """A kernel websocket message (jupyter_server's v1 protocol) in its parts: channel, header,
-    parent header, metadata, content, buffers."""
-    count = int.from_bytes(raw[:8], "little")
-    offsets = [int.from_bytes(raw[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
-    return [raw[offsets[i]:offsets[i + 1]] for i in range(count - 1)]
-
-
-def _joined(parts: list[bytes]) -> bytes:
-    offsets = [8 * (len(parts) + 2)]
-    for part in parts:
-        offsets.append(offsets[-1] + len(part))
-    return b"".join([len(offsets).to_bytes(8, "little"),
-                     *(o.to_bytes(8, "little") for o in offsets), *parts])
-
-
 def _without_exercises(raw: bytes) -> tuple[bytes, int]:
     """The update_states message ``raw`` without the exercises' own boxes (their children stay)."""
     import json
 
-    parts = _parts(raw)
+    parts = h.ws_message_parts(raw)
     content = json.loads(parts[4])
     states = content["data"]["states"]
     gone = [k for k, v in states.items()
@@ -133,7 +117,7 @@ def _without_exercises(raw: bytes) -> tuple[bytes, int]:
         del states[k]
     assert not any(p[0] in gone for p in content["data"]["buffer_paths"])  # boxes hold no bytes
     parts[4] = json.dumps(content).encode()
-    return _joined(parts), len(gone)
+    return h.ws_message(parts), len(gone)
 
 
 async def _open_with_first_states_short(base: str, *, then_silent: bool = False) -> dict:

@@ -24,6 +24,7 @@ NOT_LESSONS = ["solutions.ipynb", "teachers.ipynb", "cheat-sheet.ipynb", "glossa
                "./solutions.ipynb", "01-card-splits.ipynb.bak", "1-card-splits.ipynb",
                "answers/01-card-splits.ipynb", "01-card splits.ipynb", ".ipynb_checkpoints"]
 LESSONS = ["00-start-here.ipynb", "07-test-a-strategy.ipynb", "99-query.ipynb"]
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def handler(cls, path, named=False):
@@ -58,3 +59,27 @@ def test_the_listing_shows_the_lessons_only():
     assert sorted(listed) == lessons and len(lessons) >= 8
     for name in NOT_LESSONS:
         assert any(fnmatch.fnmatch(Path(name).name, g) for g in lessons_only.HIDE) or "/" in name
+
+
+def test_the_classroom_page_keeps_exactly_the_links_to_lessons():
+    """The classroom page removes every link to a notebook that is not a lesson (a dead end
+    there, see the template's first script), and keeps those to lessons. Its two patterns agree
+    with ``lessons_only`` on every link the lessons hold, and on the doors above."""
+    import json
+    import re
+
+    template = (Path(lessons_only.__file__).parent / "nbconvert" / "templates" / "classroom" /
+                "index.html.j2").read_text()
+    notebook = re.compile(re.search(r"NOTEBOOK = /(.+?)/,", template).group(1).replace("\\/", "/"))
+    lesson = re.compile(re.search(r"LESSON = /(.+?)/;", template).group(1))
+    links = set()
+    for page in sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb")):
+        for cell in json.loads(page.read_text())["cells"]:
+            links |= set(re.findall(r"\]\(([^)\s]+\.ipynb[^)\s]*)\)", "".join(cell["source"])))
+    assert {"teachers.ipynb", "cheat-sheet.ipynb", "glossary.ipynb"} <= links and len(links) >= 10
+    for target in sorted(links) + NOT_LESSONS + LESSONS:
+        if not notebook.match(target):
+            continue  # not a notebook link of the page's own folder
+        kept = bool(lesson.match(target))
+        served = lessons_only.allowed(handler(TornadoVoilaHandler, target.split("?")[0]))
+        assert kept == served, target
