@@ -43,7 +43,8 @@ def server(tmp_path_factory):
     folder = tmp / "lessons"
     folder.mkdir(parents=True)
     nbformat.write(_notebook(
-        "import ipywidgets as w\nkept = w.Button(description='Still here')\nkept",
+        "import ipywidgets as w\nimport ttrlib.lessons  # as in every lesson (page_reports)\n"
+        "kept = w.Button(description='Still here')\nkept",
         "lost = w.Button(description='Lost')\nlost",
         "lost.close()  # its output stays in the page; its model leaves the kernel"),
         folder / LOST)
@@ -96,6 +97,9 @@ def test_a_lost_widget_asks_for_a_reload(server):
         assert page.locator("#ttr-lost-banner").is_visible()
         assert page.locator("button", has_text="Still here").is_visible()
         assert "Error displaying widget" not in h.page_text(page)
+        # asked again first: the kernel has no such model, and the server's log says so
+        h.wait_for_log(log, f"ttrlib: {LOST} lost 1 widget(s) on its way; this kernel holds "
+                       "none of them: the kernel lost them; asked again: drawn 0 of 1", proc)
         page.screenshot(path=str(h.ARTIFACTS / "classroom-lost-widget.png"))
         first = page.evaluate(h.KERNEL_ID_JS)
         page.locator("#ttr-lost-banner button").click()  # a fresh page, in a fresh kernel
