@@ -43,8 +43,9 @@ def server(tmp_path_factory):
     folder = tmp / "lessons"
     folder.mkdir(parents=True)
     nbformat.write(_notebook(
-        "import ipywidgets as w\nimport ttrlib.lessons  # as in every lesson (page_reports)\n"
-        "kept = w.Button(description='Still here')\nkept",
+        "import ipywidgets as w\nfrom ttrlib.widgets.base import Screen\n"
+        "kept = Screen()  # a lesson screen: its kernel hears the page's reports\n"
+        "kept.children = [w.Button(description='Still here')]\nkept",
         "lost = w.Button(description='Lost')\nlost",
         "lost.close()  # its output stays in the page; its model leaves the kernel"),
         folder / LOST)

@@ -226,8 +226,3 @@ def chance_words(p) -> str:
 def _one_in(p: Fraction) -> str:
     one_in = 1 / p
     return f"{float(one_in):.1f}".removesuffix(".0") if one_in < 3 else f"{round(float(one_in)):,}"
-
-
-from . import page_reports as _page_reports  # noqa: E402 - a module of this package
-
-_page_reports.listen()  # a classroom kernel hears its page's reports of lost widgets

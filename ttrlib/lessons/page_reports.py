@@ -3,9 +3,10 @@
 When a lesson widget is lost on its way to a classroom page ("Error displaying widget: model not
 found"), the page asks its kernel again and then sends a short report on the comm target
 ``ttrlib.page_report`` (``classroom/nbconvert/templates/classroom/index.html.j2``): which models,
-and what asking again gave. The kernel adds whether it still holds each model and prints one
-line on its standard error, which is the terminal running ``make classroom`` (the kernels
-inherit it). Issue 21: a loss was seen once and its cause is not known; this line says, the next
+and what asking again gave (the target is registered by the first lesson screen a classroom
+kernel makes, ``ttrlib.widgets.base.Screen``). The kernel adds whether it still holds each model
+and prints one line on its standard error, which is the terminal running ``make classroom`` (the
+kernels inherit it). Issue 21: a loss was seen once and its cause is not known; this line says, the next
 time, whether the kernel lost the widget or the page did.
 
 Printed only, never stored, at most a few hundred characters; it names no learner and holds no
@@ -25,11 +26,15 @@ _ID = re.compile(r"[0-9a-f]{32}")
 _WORD = re.compile(r"[^\w .:;/-]")
 
 
+_listening = False
+
+
 def listen() -> bool:
-    """Register the report's comm target in this kernel (classroom kernels only); whether it is
-    registered."""
-    if not in_classroom():
-        return False
+    """Register the report's comm target in this kernel (classroom kernels only, once: every
+    lesson screen calls this as it is made); whether it is registered."""
+    global _listening
+    if _listening or not in_classroom():
+        return _listening
     try:
         from IPython import get_ipython
 
@@ -39,6 +44,7 @@ def listen() -> bool:
         kernel.comm_manager.register_target(TARGET, _received)
     except Exception:  # noqa: BLE001 - a kernel without comms: the page's report is dropped
         return False
+    _listening = True
     return True
 
 

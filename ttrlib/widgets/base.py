@@ -13,6 +13,7 @@ from ..bots import GreedyBot
 from ..errors import IllegalMove, KeyFileError
 from ..events import Event
 from ..game import Game, Phase, PlayerView
+from ..lessons import page_reports
 from ..seats import seat_name, team_name
 from ..session import SeatSession
 
@@ -49,6 +50,7 @@ class Screen(w.VBox):
         self.add_class("ttr-widget")
         self.message = w.HTML()
         self.last_error: Exception | None = None
+        page_reports.listen()  # a lost screen is reported to the teacher (classroom only)
 
     def say(self, text: str, kind: str = "info", *, rule: str | None = None) -> None:
         self.message.value = display.message_html(text, kind, rule=rule)
