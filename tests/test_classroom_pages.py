@@ -99,7 +99,7 @@ def test_a_lost_widget_asks_for_a_reload(server):
         assert page.locator("button", has_text="Still here").is_visible()
         assert "Error displaying widget" not in h.page_text(page)
         # asked again first: the kernel has no such model, and the server's log says so
-        h.wait_for_log(log, f"ttrlib: {LOST} lost 1 widget(s) on its way; this kernel holds "
+        h.wait_for_log(log, f"ttrlib: {LOST} lost 1 widget on its way; this kernel holds "
                        "none of them: the kernel lost them; asked again: drawn 0 of 1", proc)
         page.screenshot(path=str(h.ARTIFACTS / "classroom-lost-widget.png"))
         first = page.evaluate(h.KERNEL_ID_JS)

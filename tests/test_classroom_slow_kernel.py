@@ -10,8 +10,9 @@ ruled the suspect out (the cause of the loss is not found), and keeps the path w
 
 A second test removes the exercises' boxes from the kernel's first answer (the page then says
 "model not found" for each, as in the one loss seen): the page asks the kernel again and draws
-them in place, live, and the server's log says the page lost them. A third lets nothing of the kernel through after that first answer: the
-page gives up its second question after 30 s and asks for a reload.
+them in place, live, and the server's log says the page lost them. A third lets nothing of the
+kernel through after that first answer: the page gives up its second question after 30 s and
+asks for a reload.
 
 The server serves a temporary folder with a copy of lesson 01. Skips without Chromium unless
 TTR_REQUIRE_BROWSER=1.
@@ -183,7 +184,7 @@ def test_widgets_missing_from_the_kernels_first_answer_are_asked_for_again(tmp_p
     with h.classroom(tmp_path, folder=folder) as (base, proc):
         seen = asyncio.run(_open_with_first_states_short(base))
         # the teacher's terminal (the server's log) says which side lost them (page_reports)
-        h.wait_for_log(tmp_path / "classroom.log", f"ttrlib: {LESSON} lost 4 widget(s) on its "
+        h.wait_for_log(tmp_path / "classroom.log", f"ttrlib: {LESSON} lost 4 widgets on its "
                        "way; this kernel holds them all: the page lost them; asked again: "
                        "drawn 4 of 4", proc)
     assert seen["removed"] == 4, seen  # lesson 01's four exercises were left out of the answer

@@ -3,6 +3,8 @@ kernel still holds each model named, and nothing of the report that is not an id
 
 from __future__ import annotations
 
+import re
+
 import ipywidgets as w
 import pytest
 
@@ -21,7 +23,7 @@ def widget():
 def test_models_the_kernel_holds_mean_the_page_lost_them(widget):
     line = page_reports.report_line({"lost": [widget.model_id], "outcome": "drawn 1 of 1",
                                      "page": "06-play-a-team-game.ipynb"})
-    assert line == ("ttrlib: 06-play-a-team-game.ipynb lost 1 widget(s) on its way; this kernel "
+    assert line == ("ttrlib: 06-play-a-team-game.ipynb lost 1 widget on its way; this kernel "
                     "holds them all: the page lost them; asked again: drawn 1 of 1")
 
 
@@ -32,7 +34,7 @@ def test_models_the_kernel_does_not_hold_are_named_as_lost_by_the_kernel(widget)
     assert "holds none of them: the kernel lost them" in page_reports.report_line(
         {"lost": [gone_id]})
     line = page_reports.report_line({"lost": [widget.model_id, ABSENT], "outcome": "drawn 1 of 2"})
-    assert "lost 2 widget(s)" in line and "holds 1 of them: the kernel lost the others" in line
+    assert "lost 2 widgets" in line and "holds 1 of them: the kernel lost the others" in line
 
 
 @pytest.mark.parametrize("data", [
@@ -43,8 +45,7 @@ def test_a_report_of_any_shape_gives_one_short_clean_line(data):
     line = page_reports.report_line(data)
     assert line.startswith("ttrlib: ") and "\n" not in line and len(line) < 400
     assert "<" not in line and ">" not in line
-    assert f"lost {min(page_reports.MAX_IDS, len(data.get('lost', [])))}" in line or \
-        "lost 0 widget(s)" in line
+    assert re.search(r"lost (0|20) widgets on its way", line), line
 
 
 def test_only_a_classroom_kernel_listens(monkeypatch):

@@ -6,8 +6,8 @@ found"), the page asks its kernel again and then sends a short report on the com
 and what asking again gave (the target is registered by the first lesson screen a classroom
 kernel makes, ``ttrlib.widgets.base.Screen``). The kernel adds whether it still holds each model
 and prints one line on its standard error, which is the terminal running ``make classroom`` (the
-kernels inherit it). Issue 21: a loss was seen once and its cause is not known; this line says, the next
-time, whether the kernel lost the widget or the page did.
+kernels inherit it). Issue 21: a loss was seen once and its cause is not known; this line says,
+the next time, whether the kernel lost the widget or the page did.
 
 Printed only, never stored, at most a few hundred characters; it names no learner and holds no
 answer (a model id is a random number).
@@ -18,14 +18,13 @@ from __future__ import annotations
 import re
 import sys
 
+from ..words import plural
 from .learner import in_classroom
 
 TARGET = "ttrlib.page_report"
 MAX_IDS = 20
 _ID = re.compile(r"[0-9a-f]{32}")
 _WORD = re.compile(r"[^\w .:;/-]")
-
-
 _listening = False
 
 
@@ -75,4 +74,5 @@ def report_line(data: dict) -> str:
         kernel = "this kernel holds none of them: the kernel lost them"
     else:
         kernel = f"this kernel holds {held} of them: the kernel lost the others"
-    return f"ttrlib: {page} lost {len(ids)} widget(s) on its way; {kernel}; asked again: {outcome}"
+    return (f"ttrlib: {page} lost {plural(len(ids), 'widget')} on its way; {kernel}; "
+            f"asked again: {outcome}")
