@@ -19,9 +19,11 @@ those lost ("Error displaying widget", or the classroom page's reload message) a
 models missing from its kernel's first ``update_states``. A trial with a loss keeps its frames,
 console, server log and a screenshot in ``OUT/tNN/``.
 
-Results (2 Dec 2026, 2 cores): 42 trials, 80 pages, none lost (see issue 21's note): f6c2670 (the
-code of the loss), 1 page with 3 burners x 15, 2 pages of 06 at once with 5 burners x 8, opened 90 s
-after the start x 2, lessons 01-07 at once with 6 burners x 4; and main, 1 page x 5.
+Results (2 Dec 2026, 2 cores, load 7-16 at the openings): 50 trials, 92 pages, no widget lost and
+no page model missing from its kernel's first answer. On f6c2670 (the code of the one loss seen):
+06 alone x 15 (3 burners) and x 10 (10 burners), 06 twice at once x 8 (5 burners), 06 opened 90 s
+after the start x 3 (4 burners), lessons 01-07 at once x 4 (6 burners); on main: 06 x 5, and 06
+twice with 01 x 5 (6 burners). Issue 21's note has the reading.
 """
 
 from __future__ import annotations
