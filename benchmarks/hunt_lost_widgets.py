@@ -87,9 +87,8 @@ def trial(number: int, args) -> dict:
     env = {**h._isolated_env(out), "PYTHONPATH": str(args.checkout)}
     port = h.free_port()
     base = f"http://127.0.0.1:{port}"
-    cmd = [str(Path(sys.executable).parent / "voila"), ".",
-           f"--Voila.config_file_paths={args.checkout / 'classroom'}", f"--port={port}",
-           "--Voila.port_retries=0", "--no-browser", "--Voila.ip=127.0.0.1"]
+    cmd = h.classroom_command(args.checkout / "notebooks", port, "--Voila.ip=127.0.0.1",
+                              config=args.checkout / "classroom")
     try:
         with h._running(cmd, base + h.VOILA_PROBE, out / "classroom.log",
                         cwd=args.checkout / "notebooks", env=env, timeout=180), \

@@ -145,11 +145,13 @@ CLASSROOM_CONFIG = ROOT / "classroom"
 PORT_TRIES = 3  # free ports tried for a classroom server (see classroom())
 
 
-def classroom_command(folder: Path, port: int, *extra: str) -> list[str]:
+def classroom_command(folder: Path, port: int, *extra: str,
+                      config: Path = CLASSROOM_CONFIG) -> list[str]:
     """The command `make classroom` runs (see the Makefile), for ``folder`` on ``port``; run it
-    with ``folder`` as the working directory (the kernels start there, as in JupyterLab)."""
+    with ``folder`` as the working directory (the kernels start there, as in JupyterLab).
+    ``config``: another checkout's ``classroom/`` (benchmarks/hunt_lost_widgets.py)."""
     voila = Path(sys.executable).parent / "voila"
-    return [str(voila), ".", f"--Voila.config_file_paths={CLASSROOM_CONFIG}", f"--port={port}",
+    return [str(voila), ".", f"--Voila.config_file_paths={config}", f"--port={port}",
             "--Voila.port_retries=0", "--no-browser", *extra]
 
 

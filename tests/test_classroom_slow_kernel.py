@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+from contextlib import asynccontextmanager, contextmanager
 
 import lab_harness as h
 import pytest
@@ -39,58 +40,76 @@ DRAWN = """() => {
 }"""
 
 
-async def _open_with_late_states(base: str, log) -> dict:
+@contextmanager
+def _lesson_server(tmp_path):
+    """The classroom server on a folder holding lesson 01 alone: ``(base, process)``."""
+    h.need_browser()
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    shutil.copy(h.ROOT / "notebooks" / LESSON, folder / LESSON)
+    with h.classroom(tmp_path, folder=folder) as (base, proc):
+        yield base, proc
+
+
+@asynccontextmanager
+async def _lesson_page(base: str, from_kernel, console: list | None = None):
+    """Lesson 01 open in Chromium, every message of its kernel handed to
+    ``from_kernel(message, send)`` on its way to the page (Playwright's WebSocket route), which
+    sends it on (``send``), later, changed, or not at all."""
     from playwright.async_api import async_playwright
 
-    held = {"states": 0, "frames": 0}
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=h.chromium_path(),
                                           args=h.CHROMIUM_ARGS)
         try:
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            if console is not None:
+                page.on("console", lambda m: console.append(m.text[:300]))
 
             def route(ws) -> None:
                 server = ws.connect_to_server()
                 ws.on_message(lambda m: server.send(m))
-
-                def from_server(m) -> None:
-                    held["frames"] += 1
-                    raw = m if isinstance(m, (bytes, bytearray)) else m.encode()
-                    if b"update_states" not in raw:
-                        ws.send(m)
-                        return
-                    held["states"] += 1
-
-                    async def later() -> None:
-                        await asyncio.sleep(HOLD_S)
-                        ws.send(m)
-
-                    asyncio.ensure_future(later())
-
-                server.on_message(from_server)
+                server.on_message(lambda m: from_kernel(m, ws.send))
 
             await page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
             await page.goto(f"{base}/voila/render/{LESSON}", timeout=900_000)
-            # a generous bound: the page draws in 20-40 s here, more on a loaded machine
-            await page.wait_for_function(DRAWN, timeout=DRAW_MS, polling=500)
-            await asyncio.sleep(HOLD_S + 2)  # the late answer arrives, then settles
-            held["lost"] = await page.locator(".ttr-lost-widget").count()
-            held["views"] = await page.locator(".jupyter-widgets").count()
-            held["drawn"] = await page.evaluate(DRAWN)
-            h.ARTIFACTS.mkdir(exist_ok=True)
-            await page.screenshot(path=str(h.ARTIFACTS / "classroom-late-states.png"))
+            yield page
         finally:
             await browser.close()
+
+
+async def _open_with_late_states(base: str) -> dict:
+    held = {"states": 0, "frames": 0}
+
+    def from_kernel(m, send) -> None:
+        held["frames"] += 1
+        raw = m if isinstance(m, (bytes, bytearray)) else m.encode()
+        if b"update_states" not in raw:
+            send(m)
+            return
+        held["states"] += 1
+
+        async def later() -> None:
+            await asyncio.sleep(HOLD_S)
+            send(m)
+
+        asyncio.ensure_future(later())
+
+    async with _lesson_page(base, from_kernel) as page:
+        # a generous bound: the page draws in 20-40 s here, more on a loaded machine
+        await page.wait_for_function(DRAWN, timeout=DRAW_MS, polling=500)
+        await asyncio.sleep(HOLD_S + 2)  # the late answer arrives, then settles
+        held["lost"] = await page.locator(".ttr-lost-widget").count()
+        held["views"] = await page.locator(".jupyter-widgets").count()
+        held["drawn"] = await page.evaluate(DRAWN)
+        h.ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(h.ARTIFACTS / "classroom-late-states.png"))
     return held
 
 
 def test_a_page_whose_widget_states_come_late_draws_every_widget(tmp_path):
-    h.need_browser()
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    shutil.copy(h.ROOT / "notebooks" / LESSON, folder / LESSON)
-    with h.classroom(tmp_path, folder=folder) as (base, _proc):
-        held = asyncio.run(_open_with_late_states(base, tmp_path / "classroom.log"))
+    with _lesson_server(tmp_path) as (base, _proc):
+        held = asyncio.run(_open_with_late_states(base))
     assert held["states"] >= 1, held  # the answer was held back: the page took the slow path
     assert held["frames"] > 20, held  # ... and asked model by model
     assert held["drawn"] and held["views"] > 3 and held["lost"] == 0, held
@@ -124,64 +143,42 @@ def _without_exercises(raw: bytes) -> tuple[bytes, int]:
 async def _open_with_first_states_short(base: str, *, then_silent: bool = False) -> dict:
     """Open the lesson with the exercises' boxes left out of the kernel's first answer; with
     ``then_silent``, nothing the kernel sends after that answer reaches the page."""
-    from playwright.async_api import async_playwright
-
     seen = {"answers": 0, "removed": 0, "console": []}
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=h.chromium_path(),
-                                          args=h.CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: seen["console"].append(m.text[:300]))
 
-            def route(ws) -> None:
-                server = ws.connect_to_server()
-                ws.on_message(lambda m: server.send(m))
+    def from_kernel(m, send) -> None:
+        if then_silent and seen["answers"]:
+            return
+        if isinstance(m, (bytes, bytearray)) and b"update_states" in m:
+            seen["answers"] += 1
+            if seen["answers"] == 1:
+                m, seen["removed"] = _without_exercises(bytes(m))
+        send(m)
 
-                def from_server(m) -> None:
-                    if then_silent and seen["answers"]:
-                        return
-                    if isinstance(m, (bytes, bytearray)) and b"update_states" in m:
-                        seen["answers"] += 1
-                        if seen["answers"] == 1:
-                            m, seen["removed"] = _without_exercises(bytes(m))
-                    ws.send(m)
-
-                server.on_message(from_server)
-
-            await page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
-            await page.goto(f"{base}/voila/render/{LESSON}", timeout=900_000)
-            await page.wait_for_function(
-                f"() => ({DRAWN})() && document.querySelectorAll('.{EXERCISE_CLASS}').length > 0"
-                " || document.querySelectorAll('.ttr-lost-widget').length > 0",
-                timeout=DRAW_MS, polling=500)
-            await asyncio.sleep(2)  # anything still to come (a reload message) comes
-            if then_silent:
-                seen["lost"] = await page.locator(".ttr-lost-widget").count()
-                return seen
-            seen["lost"] = await page.locator(".ttr-lost-widget").count()
-            seen["drawn"] = await page.evaluate(DRAWN)
-            seen["exercises"] = await page.locator(f".{EXERCISE_CLASS}").count()
-            # a redrawn exercise is live: its button reaches the kernel, the answer comes back
+    async with _lesson_page(base, from_kernel, seen["console"]) as page:
+        await page.wait_for_function(
+            f"() => ({DRAWN})() && document.querySelectorAll('.{EXERCISE_CLASS}').length > 0"
+            " || document.querySelectorAll('.ttr-lost-widget').length > 0",
+            timeout=DRAW_MS, polling=500)
+        await asyncio.sleep(2)  # anything still to come (a reload message) comes
+        seen["lost"] = await page.locator(".ttr-lost-widget").count()
+        if then_silent:
+            return seen
+        seen["drawn"] = await page.evaluate(DRAWN)
+        seen["exercises"] = await page.locator(f".{EXERCISE_CLASS}").count()
+        # a redrawn exercise is live: its button reaches the kernel, the answer comes back
+        if seen["exercises"]:
             first = page.locator(f".{EXERCISE_CLASS}").first
-            if seen["exercises"]:
-                await first.get_by_role("button", name="Show the answer").click()
-                await page.wait_for_function(
-                    f"() => document.querySelector('.{EXERCISE_CLASS}').innerText"
-                    ".includes('The answer:')", timeout=120_000)
-                seen["answered"] = True
-            await page.screenshot(path=str(h.ARTIFACTS / "classroom-states-asked-again.png"))
-        finally:
-            await browser.close()
+            await first.get_by_role("button", name="Show the answer").click()
+            await page.wait_for_function(
+                f"() => document.querySelector('.{EXERCISE_CLASS}').innerText"
+                ".includes('The answer:')", timeout=120_000)
+            seen["answered"] = True
+        await page.screenshot(path=str(h.ARTIFACTS / "classroom-states-asked-again.png"))
     return seen
 
 
 def test_widgets_missing_from_the_kernels_first_answer_are_asked_for_again(tmp_path):
-    h.need_browser()
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    shutil.copy(h.ROOT / "notebooks" / LESSON, folder / LESSON)
-    with h.classroom(tmp_path, folder=folder) as (base, proc):
+    with _lesson_server(tmp_path) as (base, proc):
         seen = asyncio.run(_open_with_first_states_short(base))
         # the teacher's terminal (the server's log) says which side lost them (page_reports)
         h.wait_for_log(tmp_path / "classroom.log", f"ttrlib: {LESSON} lost 4 widgets on its "
@@ -199,11 +196,7 @@ def test_widgets_missing_from_the_kernels_first_answer_are_asked_for_again(tmp_p
 def test_a_kernel_that_does_not_answer_again_gets_the_reload_message(tmp_path):
     """The same first answer, then nothing more from the kernel: the page does not wait for ever
     on its second question (30 s), every lost exercise asks for a reload."""
-    h.need_browser()
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    shutil.copy(h.ROOT / "notebooks" / LESSON, folder / LESSON)
-    with h.classroom(tmp_path, folder=folder) as (base, _proc):
+    with _lesson_server(tmp_path) as (base, _proc):
         seen = asyncio.run(_open_with_first_states_short(base, then_silent=True))
     assert seen["removed"] == 4, seen
     assert seen["lost"] == 4 + 1, seen  # the four exercises and the banner at the top

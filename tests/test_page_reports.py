@@ -48,8 +48,48 @@ def test_a_report_of_any_shape_gives_one_short_clean_line(data):
     assert re.search(r"lost (0|20) widgets on its way", line), line
 
 
-def test_only_a_classroom_kernel_listens(monkeypatch):
+class _Comms:
+    """A kernel's comm manager, as far as ``listen`` uses it."""
+
+    def __init__(self):
+        self.targets: list[str] = []
+
+    def register_target(self, name, handler):
+        self.targets.append(name)
+
+
+class _Comm:
+    closed = False
+
+    def close(self):
+        self.closed = True
+
+
+def test_only_a_classroom_kernel_listens_and_only_once(monkeypatch):
+    import IPython
+
+    comms = _Comms()
+    shell = type("Shell", (), {"kernel": type("Kernel", (), {"comm_manager": comms})()})()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    monkeypatch.setattr(page_reports, "_listening", False)
     monkeypatch.delenv("TTR_CLASSROOM", raising=False)
-    assert page_reports.listen() is False
+    assert page_reports.listen() is False and comms.targets == []  # JupyterLab, Binder
     monkeypatch.setenv("TTR_CLASSROOM", "1")
-    assert page_reports.listen() is False  # no kernel here (a test process)
+    assert page_reports.listen() is True and page_reports.listen() is True
+    assert comms.targets == [page_reports.TARGET]  # one registration for every screen
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)
+    monkeypatch.setattr(page_reports, "_listening", False)
+    assert page_reports.listen() is False  # not in a kernel (a test process, a script)
+
+
+def test_a_kernel_prints_a_few_reports_and_closes_every_comm(monkeypatch, capsys):
+    monkeypatch.setattr(page_reports, "_printed", 0)
+    monkeypatch.setattr(page_reports.sys, "__stderr__", page_reports.sys.stderr)
+    comms = [_Comm() for _ in range(page_reports.MAX_REPORTS + 3)]
+    for comm in comms:
+        page_reports._received(comm, {"content": {"data": {"lost": [ABSENT], "page": "p"}}})
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == page_reports.MAX_REPORTS == 5  # a flood from a console is cut short
+    assert lines[0] == ("ttrlib: p lost 1 widget on its way; this kernel holds none of them: "
+                        "the kernel lost them; asked again: no answer")
+    assert all(c.closed for c in comms)

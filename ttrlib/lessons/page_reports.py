@@ -9,7 +9,8 @@ and prints one line on its standard error, which is the terminal running ``make 
 kernels inherit it). Issue 21: a loss was seen once and its cause is not known; this line says,
 the next time, whether the kernel lost the widget or the page did.
 
-Printed only, never stored, at most a few hundred characters; it names no learner and holds no
+Printed only, never stored, at most a few hundred characters and ``MAX_REPORTS`` lines a kernel
+(a learner could send reports from the browser's console); it names no learner and holds no
 answer (a model id is a random number).
 """
 
@@ -23,9 +24,11 @@ from .learner import in_classroom
 
 TARGET = "ttrlib.page_report"
 MAX_IDS = 20
+MAX_REPORTS = 5  # lines a kernel prints: a page loses its widgets once, a flood is dropped
 _ID = re.compile(r"[0-9a-f]{32}")
 _WORD = re.compile(r"[^\w .:;/-]")
 _listening = False
+_printed = 0
 
 
 def listen() -> bool:
@@ -49,8 +52,11 @@ def listen() -> bool:
 
 def _received(comm, msg) -> None:
     """A page's report (the comm's opening message): print it with what the kernel holds."""
-    data = (msg.get("content") or {}).get("data") or {}
-    print(report_line(data), file=sys.__stderr__, flush=True)
+    global _printed
+    if _printed < MAX_REPORTS:
+        _printed += 1
+        data = (msg.get("content") or {}).get("data") or {}
+        print(report_line(data), file=sys.__stderr__, flush=True)
     comm.close()
 
 
