@@ -30,6 +30,7 @@ import re
 import secrets
 from pathlib import Path
 
+import tornado.log
 import tornado.web
 
 TEACHER_TOKEN = "teacher-token"
@@ -147,6 +148,20 @@ class Handler(tornado.web.RequestHandler):
         self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
         self.finish(json.dumps(body))
+
+    def _request_summary(self) -> str:
+        # Tornado names the request by this in its own warnings and errors; its version has the
+        # whole address, and a seat's key or the teacher's token travel in the query string.
+        return f"{self.request.method} {self.request.path}"
+
+    def log_exception(self, typ, value, tb) -> None:
+        # Tornado's version prints the request's repr (the query string again) and an
+        # HTTPError's log_message, which may quote a query argument (invalid UTF-8 in ?key=).
+        if isinstance(value, tornado.web.HTTPError):
+            tornado.log.gen_log.warning("%d %s", value.status_code, self._request_summary())
+        else:
+            tornado.log.app_log.error("Uncaught exception %s", self._request_summary(),
+                                      exc_info=(typ, value, tb))
 
     def write_error(self, status_code: int, **kwargs) -> None:
         # Never a traceback, never an echo of what was sent: the status and its short reason.
