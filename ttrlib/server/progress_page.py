@@ -16,7 +16,7 @@ from fractions import Fraction
 from ..lessons.catalog import lessons
 from ..words import percent
 from .auth import Handler
-from .records import NAMED_FROM, keys, summary
+from .records import NAMED_FROM, keys
 
 REFRESH_S = 3  # the board is never older than this plus one request
 
@@ -83,9 +83,8 @@ def _shown(ex, answer: str) -> str:
     return answer
 
 
-def board_html(conn) -> str:
-    """The board: a table per lesson that someone worked on."""
-    progress = summary(conn)
+def board_html(progress) -> str:
+    """The board: a table per lesson that someone worked on (``progress``: ``records.summary``)."""
     if not progress:
         return ("<p class='none'>No check recorded yet. When learners press Check or Show the "
                 "answer in a lesson of the classroom app, their numbers appear here.</p>")
@@ -118,7 +117,7 @@ def board_html(conn) -> str:
     return "".join(parts)
 
 
-def page_html(conn) -> str:
+def page_html(progress) -> str:
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -129,12 +128,15 @@ def page_html(conn) -> str:
         "<p class='note'><a href='/teacher'>The teacher's room</a>"
         "<a href='/teacher/summary.csv'>These numbers as CSV</a>"
         "<a href='/teacher/progress.csv'>Every check as CSV</a></p>"
-        f"<div id='board' aria-live='polite'>{board_html(conn)}</div>"
+        f"<div id='board' aria-live='polite'>{board_html(progress)}</div>"
         "<script src='/teacher/progress.js'></script></body></html>")
 
 
-class _TeacherPage(Handler):
+class TeacherPage(Handler):
     """A teacher's page: never cached, this server's own script only, in no frame."""
+
+    def initialize(self, summaries, **_) -> None:
+        self.summaries = summaries
 
     def send(self, kind: str, body: str) -> None:
         self.set_header("Content-Type", f"{kind}; charset=utf-8")
@@ -145,24 +147,25 @@ class _TeacherPage(Handler):
         self.finish(body)
 
 
-class ProgressPage(_TeacherPage):
+class ProgressPage(TeacherPage):
     def get(self) -> None:
         self.require_teacher()
-        self.send("text/html", page_html(self.server.conn))
+        self.send("text/html", page_html(self.summaries.get(self.server.conn)))
 
 
-class ProgressBoard(_TeacherPage):
+class ProgressBoard(TeacherPage):
     def get(self) -> None:
         self.require_teacher()
-        self.send("text/html", board_html(self.server.conn))
+        self.send("text/html", board_html(self.summaries.get(self.server.conn)))
 
 
-class ProgressScript(_TeacherPage):
+class ProgressScript(TeacherPage):
     def get(self) -> None:
         self.require_teacher()
         self.send("text/javascript", _SCRIPT)
 
 
-def routes() -> list:
-    return [(r"/teacher/progress", ProgressPage), (r"/teacher/progress/board", ProgressBoard),
-            (r"/teacher/progress\.js", ProgressScript)]
+def routes(state: dict) -> list:
+    return [(r"/teacher/progress", ProgressPage, state),
+            (r"/teacher/progress/board", ProgressBoard, state),
+            (r"/teacher/progress\.js", ProgressScript, state)]

@@ -138,6 +138,9 @@ def forget(conn) -> int:
     """Delete every record of the class (and the space they took); returns how many."""
     with transaction(conn):
         count = conn.execute("DELETE FROM checks").rowcount
+        # the learners the server issued (server.learners) go too: a forgotten class is new
+        if conn.execute("SELECT 1 FROM schema WHERE module = 'learners'").fetchone():
+            conn.execute("DELETE FROM learners")
     conn.execute("VACUUM" if dialect(conn) == "sqlite" else "VACUUM FULL checks")  # the
     # deleted rows' pages are overwritten, not merely freed
     if dialect(conn) == "sqlite":
@@ -207,6 +210,22 @@ def summary(conn) -> list[ExerciseProgress]:
     return [ExerciseProgress(lesson, ex_id, *_counts(rows[lesson, ex_id]),
                              tuple(wrong.get((lesson, ex_id), ())))
             for lesson, ex_id in order if (lesson, ex_id) in rows]
+
+
+class Summaries:
+    """``summary`` computed again only when the records changed (``/api/progress`` and the
+    progress page ask every few seconds per open page): their version is the last record's
+    number with their count (a forgotten class counts from nothing again)."""
+
+    def __init__(self):
+        self.version: tuple | None = None
+        self.summary: list[ExerciseProgress] = []
+
+    def get(self, conn) -> list[ExerciseProgress]:
+        version = tuple(conn.execute("SELECT MAX(id), COUNT(*) FROM checks").fetchone())
+        if version != self.version:
+            self.summary, self.version = summary(conn), version
+        return self.summary
 
 
 def records_csv(conn) -> str:
