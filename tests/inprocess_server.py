@@ -19,13 +19,15 @@ class InProcessServer(ClassServer):
         self.thread.join(10)
 
 
-def start_in_process(data: Path, lessons_url: str = "http://localhost:8866") -> InProcessServer:
+def start_in_process(data: Path, lessons_url: str = "http://localhost:8866",
+                     base_url: str = "/") -> InProcessServer:
     port = free_port()
     ready = threading.Event()
     state: dict = {}
 
     async def serve() -> None:
         state["server"] = make_server(data, lessons_url)
+        state["server"].base_url = base_url
         listener = make_app(state["server"]).listen(port, "127.0.0.1", max_body_size=MAX_BODY)
         state["loop"], state["done"] = asyncio.get_running_loop(), asyncio.Event()
         ready.set()
@@ -36,7 +38,8 @@ def start_in_process(data: Path, lessons_url: str = "http://localhost:8866") -> 
     thread.start()
     if not ready.wait(60):
         raise RuntimeError("the in-process class server did not start within 60 s")
-    server = InProcessServer(f"http://127.0.0.1:{port}", Path(data), port, None)  # type: ignore[arg-type]
+    server = InProcessServer(f"http://127.0.0.1:{port}{base_url.rstrip('/')}", Path(data), port,
+                             None)  # type: ignore[arg-type]
     server.loop, server.done, server.thread = state["loop"], state["done"], thread  # type: ignore[attr-defined]
     server.server = state["server"]  # type: ignore[attr-defined]
     return server

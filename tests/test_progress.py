@@ -153,7 +153,7 @@ def test_the_teachers_cookie_opens_the_progress_page(server):
     cookie = headers["Set-Cookie"].split(";")[0]
     status, page, headers = server.request("GET", "/teacher/progress", headers={"Cookie": cookie})
     assert status == 200 and "The class's progress" in page
-    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert "script-src 'nonce-" in headers["Content-Security-Policy"]
     assert "/teacher/progress.js" in page
     status, script, _ = server.request("GET", "/teacher/progress.js", headers={"Cookie": cookie})
     assert status == 200 and "setInterval(refresh, 3000)" in script  # within 5 s
@@ -223,18 +223,23 @@ def test_the_page_and_the_csv_show_the_same_numbers(server):
     status, board, _ = server.request("GET", "/teacher/progress/board", token=server.token)
     assert status == 200
     assert "01 Card splits" in board and "Exercise 3" in board and "Exercise 4" in board
-    assert "aria-label='3 of 7'" in board  # right in the end, revealed and the "3" bar
+    assert 'aria-label="3 of 7"' in board  # right in the end, revealed and the "3" bar
     assert "In a reset only the face-up locomotives are discarded." in board
     _, text, headers = server.request("GET", "/teacher/summary.csv", token=server.token)
     assert headers["Content-Type"].startswith("text/csv")
     table = list(csv.DictReader(io.StringIO(text)))
     assert table[0] == {"lesson": "01", "exercise": "reset-count", "learners": "7",
                         "right_first_try": "1", "right": "3", "revealed": "3",
-                        "common wrong answers": "3 (3)"}
+                        "common wrong answers": "3 (3)",
+                        "misconceptions": "3: In a reset only the face-up locomotives are "
+                                          "discarded."}
     _, text, _ = server.request("GET", "/teacher/progress.csv", token=server.token)
     records = list(csv.reader(io.StringIO(text)))
-    assert records[0] == ["record", "learner", "lesson", "exercise", "try", "verdict", "answer",
-                          "revealed"]
+    assert records[0] == ["record", "time (UTC)", "learner", "lesson", "exercise", "try",
+                          "verdict", "answer", "revealed"]
+    stamps = [r[1] for r in records[1:]]  # the server's time of each check, to the second
+    assert all(re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:\d\d:\d\d", t) for t in stamps), stamps
+    assert stamps == sorted(stamps)
     assert len(records) == 1 + 16  # 15 on reset-count (1+2+2+3+2+2+3), 1 on d2-cards-taken
 
 
@@ -250,7 +255,7 @@ def test_the_records_hold_no_name_address_or_free_text(server):
     with sqlite3.connect(server.data / "class.sqlite3") as conn:
         columns = [r[1] for r in conn.execute("PRAGMA table_info(checks)")]
         assert columns == ["id", "learner", "lesson", "exercise", "try", "verdict", "answer",
-                           "revealed"]
+                           "revealed", "at"]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert tables <= {"checks", "schema", "learners"} | {"tables", "moves", "seats"}  # (the tables' own)
     for learner, lesson, exercise, _try, _verdict, answer, _revealed in rows(server):

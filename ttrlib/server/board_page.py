@@ -11,6 +11,7 @@ steps back and forth through the log, one action a step, for a walk-through.
 from __future__ import annotations
 
 import html
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ _WAITS = {
     Phase.CHOOSE_TICKETS: "chooses among drawn tickets (T2)",
     Phase.TUNNEL: "pays the tunnel's extra cards or takes the cards back (U2, U3)",
 }
-LOG_LINES = 10
+LOG_LINES = 8
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,12 @@ class PublicView:
     final_round: bool
 
 
-def frame_html(board: Board, table: str, public: PublicView, events, new_from: int,
-               scores, version: int, latest: int) -> str:
-    """The board at one version: ``events`` is the public log, of which the events from
-    ``new_from`` on came with the last action (shown as "just now")."""
+def frame_html(board: Board, table: str, public: PublicView, events, marks: list[int],
+               scores, version: int, latest: int, bots: tuple = ()) -> str:
+    """The board at version ``version``: ``events`` is the public log and ``marks[k]`` the
+    number of its events once ``k`` actions were played (``marks[0]``: the deal's), so event
+    ``i`` came with step ``bisect_right(marks, i)``; the last step's are highlighted. ``bots``:
+    the preset playing each seat (None for a learner)."""
     e = html.escape
     p = public
     if p.phase is Phase.OVER:
@@ -75,22 +78,23 @@ def frame_html(board: Board, table: str, public: PublicView, events, new_from: i
     words = e(board_description(board, p.claimed))
     left = (f"<section class='tb-map'>{svg}<details><summary>The map in words</summary>"
             f"<p>{words}</p></details></section>")
-    right = "".join([
-        _scores_html(scores) if scores else "",
-        _seats_html(p),
+    table_part = "".join([
         _tunnel_html(board, p),
         "<div class='tb-table'>",
         display.card_row_html(list(p.face_up), title="Face-up cards",
                               labels=[f"slot {i}" for i in range(len(p.face_up))]),
         f"<div class='tb-piles'><span><b>{p.draw_pile_size}</b> in the draw pile</span>"
         f"<span><b>{len(p.discard)}</b> discarded</span>"
-        f"<span><b>{p.ticket_deck_size}</b> tickets in the deck</span></div></div>",
-        _log_html(events, new_from),
+        f"<span><b>{p.ticket_deck_size}</b> tickets in the deck</span></div></div>"])
+    right = "".join([
+        _seats_html(p, bots),
+        _log_html(events, marks),
+        _scores_html(scores) if scores else table_part,
     ])
     return f"{head}<div class='tb-grid'>{left}<section class='tb-side'>{right}</section></div>"
 
 
-def _seats_html(p: PublicView) -> str:
+def _seats_html(p: PublicView, bots: tuple = ()) -> str:
     rows = []
     for team in range(team_count(p.players)):
         rows.append(f"<tr class='tb-team'><th colspan='4'>{team_name(team)} · cardholder: "
@@ -99,7 +103,10 @@ def _seats_html(p: PublicView) -> str:
         for seat in team_seats(team):
             mark = " class='tb-move'" if seat == p.to_move and p.phase is not Phase.OVER else ""
             arrow = "▶ " if mark else ""
-            rows.append(f"<tr{mark}><td>{arrow}{seat_name(seat)}</td>"
+            bot = bots[seat] if seat < len(bots) else None
+            played_by = (f" <span class='tb-bot'>bot ({html.escape(bot)})</span>" if bot
+                         else "")
+            rows.append(f"<tr{mark}><td>{arrow}{seat_name(seat)}{played_by}</td>"
                         f"<td class='tb-num'>{p.hand_sizes[seat]}</td>"
                         f"<td class='tb-num'>{p.ticket_counts[seat]}</td>"
                         f"<td class='tb-num'>{p.trains[seat]}</td></tr>")
@@ -120,16 +127,22 @@ def _tunnel_html(board: Board, p: PublicView) -> str:
         direction="row")
 
 
-def _log_html(events, new_from: int) -> str:
+def _log_html(events, marks: list[int]) -> str:
+    """The last lines of the log, each numbered by the step (action) it came with."""
     start = max(0, len(events) - LOG_LINES)
+    last = len(marks) - 1
 
     def line(event) -> str:  # a line of the list starts with a capital ("The game is over")
         text = narration.text(event)
         return html.escape(text[:1].upper() + text[1:])
 
-    items = "".join(f"<li{' class=tb-new' if i >= new_from else ''}>{line(events[i])}</li>"
-                    for i in range(start, len(events)))
-    return f"<div class='tb-log'><h2>What happened</h2><ol start='{start + 1}'>{items}</ol></div>"
+    items = []
+    for i in range(start, len(events)):
+        step = bisect_right(marks, i)
+        new = " class='tb-new'" if step == last and last > 0 else ""
+        items.append(f"<li value='{step}'{new}>{line(events[i])}</li>")
+    return (f"<div class='tb-log'><h2>What happened <span class='tb-hint'>(numbered by step)"
+            f"</span></h2><ol>{''.join(items)}</ol></div>")
 
 
 def _scores_html(sheets) -> str:
@@ -163,41 +176,53 @@ def _scores_html(sheets) -> str:
             + row("Tickets", [tickets(s) for s in sheets]) + "</table></div>")
 
 
+def page_context(table: str, frame: str, version: int) -> dict:
+    """What ``board.html`` shows around the first frame (the script follows from there)."""
+    return {"table": table, "frame": frame, "version": version, "css": _CSS}
+
+
 _CSS = """
 html { font-family: system-ui, "DejaVu Sans", Arial, sans-serif; background: #fafaf7;
-  color: #1b1b1b; font-size: clamp(15px, 1.1vw, 24px); }
-body { margin: 0; padding: 0.6rem 1rem; }
+  color: #1b1b1b; font-size: clamp(14px, 1.05vw, 24px); }
+body { margin: 0; padding: 0.4rem 0.8rem; }
 .tb-head { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem;
   flex-wrap: wrap; }
-.tb-status { font-size: 2rem; font-weight: 800; }
+.tb-status { font-size: 1.8rem; font-weight: 800; }
 .tb-when { font-size: 1.2rem; opacity: 0.8; }
-.tb-controls { display: flex; gap: 0.5rem; align-items: center; margin: 0.3rem 0; }
+.tb-controls { display: flex; gap: 0.5rem; align-items: center; margin: 0.2rem 0; }
 .tb-controls button { font-size: 1.1rem; padding: 0.2rem 0.9rem; }
-.tb-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem;
+/* the projector's layout: the map two thirds of the width, the seats and the log beside it */
+.tb-grid { display: grid; grid-template-columns: minmax(0, 68fr) minmax(0, 32fr); gap: 0.8rem;
   align-items: start; }
-@media (max-width: 1000px) { .tb-grid { grid-template-columns: 1fr; } }
-.tb-side { display: flex; flex-direction: column; gap: 0.6rem; }
+/* city names at least 24 px at 1920x1080: 21 map units on a map 1132 wide, drawn ~1300 px */
+.tb-map .ttr-city-label { font-size: 21px; }
+@media (max-width: 1000px) { .tb-grid { grid-template-columns: 1fr; }
+  .tb-map .ttr-city-label { font-size: 16px; } }
+.tb-side { display: flex; flex-direction: column; gap: 0.5rem; }
 .tb-table { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
-.tb-side .ttr-root { zoom: 1.2; }
-.tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.2rem; }
-.tb-piles b { font-size: 1.6rem; }
-.tb-tickets { font-size: 0.85rem; text-align: left; display: inline-block; }
+.tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.1rem; }
+.tb-piles b { font-size: 1.4rem; }
+.tb-tickets { font-size: 0.8rem; text-align: left; display: inline-block; }
 .tb-detail { display: block; font-size: 0.8rem; opacity: 0.8; white-space: nowrap; }
-table { border-collapse: collapse; font-size: 1.2rem; }
-th, td { padding: 0.15rem 0.7rem; text-align: left; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 1.1rem; }
+th, td { padding: 0.1rem 0.6rem; text-align: left; border-bottom: 1px solid #ccc; }
 .tb-num { text-align: right; font-variant-numeric: tabular-nums; }
 .tb-team th { background: #eceff1; font-weight: 700; }
 .tb-move td { font-weight: 800; background: #fff3c4; }
-.tb-log h2, .tb-scores h2 { font-size: 1.3rem; margin: 0.2rem 0; }
-.tb-log ol { margin: 0; padding-left: 2.6rem; font-size: 1.1rem; }
+.tb-bot { font-size: 0.85rem; font-weight: 700; color: #6b4f00; background: #f3e6c0;
+  border-radius: 4px; padding: 0 0.3rem; white-space: nowrap; }
+.tb-log h2, .tb-scores h2 { font-size: 1.2rem; margin: 0.1rem 0; }
+.tb-hint { font-size: 0.8rem; font-weight: 400; opacity: 0.75; }
+.tb-log ol { margin: 0; padding-left: 3.2rem; font-size: 1rem; }
 .tb-log li.tb-new { font-weight: 800; background: #fff3c4; }
-.tb-scores { border: 3px solid #2e7d32; border-radius: 10px; padding: 0.4rem 0.6rem; }
+.tb-scores { border: 3px solid #2e7d32; border-radius: 10px; padding: 0.3rem 0.5rem; }
+.tb-scores table { font-size: 1rem; }
 details { font-size: 0.9rem; }
 """
 
-_SCRIPT = """
+SCRIPT = """
 const box = document.getElementById('frame'), at = document.getElementById('at');
-const base = location.pathname.replace(/\\/board$/, '/board/frame');
+const base = box.dataset.frame;
 let shown = +box.dataset.version, latest = shown, step = null;
 function paint(d) { box.innerHTML = d.html; box.dataset.version = shown = d.version;
   latest = d.latest;
@@ -226,17 +251,3 @@ document.addEventListener('keydown', ev => {
 });
 follow();
 """
-
-
-def page_html(table: str, frame: str, version: int) -> str:
-    """The whole page, showing ``frame`` until the script has the next version."""
-    e = html.escape
-    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>Table {e(table)}: the board</title><style>{_CSS}</style></head><body>"
-            "<nav class='tb-controls' aria-label='Step through the game'>"
-            "<button id='back' title='One action back (left arrow)'>◀ Back</button>"
-            "<button id='next' title='One action forward (right arrow)'>Forward ▶</button>"
-            "<button id='live'>Live</button><span id='at'>live</span></nav>"
-            f"<main id='frame' data-version='{version}'>{frame}</main>"
-            f"<script>{_SCRIPT}</script></body></html>")

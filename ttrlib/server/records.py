@@ -18,7 +18,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -52,6 +54,8 @@ STEPS = [
      # SQLite's rowid)
      "postgresql": _CHECKS.replace("id INTEGER PRIMARY KEY",
                                    "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")},
+    # when the server recorded it (seconds since 1970, UTC); None for the rows made before
+    "ALTER TABLE checks ADD COLUMN at DOUBLE PRECISION",
 ]
 
 _LEARNER = re.compile(r"[0-9a-f]{32}")
@@ -128,10 +132,12 @@ def canonical_in_key(exercise: Exercise, answer) -> bool:
     return str(value) == answer and (exercise.kind == "number" or 0 <= value <= 1)
 
 
-def add(conn, row: tuple) -> None:
+def add(conn, row: tuple, at: float | None = None) -> None:
+    """Record ``row`` (``FIELDS``' order), stamped with the server's time (``at``: now)."""
     with transaction(conn):
         conn.execute("INSERT INTO checks (learner, lesson, exercise, try, verdict, answer, "
-                     "revealed) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                     "revealed, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     (*row, time.time() if at is None else at))
 
 
 def forget(conn) -> int:
@@ -228,12 +234,19 @@ class Summaries:
         return self.summary
 
 
+def _when(at) -> str:
+    """A record's time as a spreadsheet reads it (UTC, to the second); empty if unknown."""
+    if at is None:
+        return ""
+    return datetime.fromtimestamp(float(at), timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def records_csv(conn) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["record", *FIELDS])
-    for row in conn.execute(f"SELECT id, {', '.join(FIELDS)} FROM checks ORDER BY id"):
-        writer.writerow([*row[:-1], "yes" if row[-1] else "no"])
+    writer.writerow(["record", "time (UTC)", *FIELDS])
+    for row in conn.execute(f"SELECT id, at, {', '.join(FIELDS)} FROM checks ORDER BY id"):
+        writer.writerow([row[0], _when(row[1]), *row[2:-1], "yes" if row[-1] else "no"])
     return out.getvalue()
 
 
@@ -241,10 +254,12 @@ def summary_csv(conn) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["lesson", "exercise", "learners", "right_first_try", "right", "revealed",
-                     "common wrong answers"])
+                     "common wrong answers", "misconceptions"])
     for p in summary(conn):
         writer.writerow([p.lesson, p.exercise, p.learners, p.right_first_try, p.right,
-                         p.revealed, JOIN.join(f"{w.answer} ({w.learners})" for w in p.wrong)])
+                         p.revealed, JOIN.join(f"{w.answer} ({w.learners})" for w in p.wrong),
+                         JOIN.join(f"{w.answer}: {w.misconception}" for w in p.wrong
+                                   if w.misconception)])
     return out.getvalue()
 
 
