@@ -194,10 +194,12 @@ body { margin: 0; padding: 0.4rem 0.8rem; }
 /* the projector's layout: the map two thirds of the width, the seats and the log beside it */
 .tb-grid { display: grid; grid-template-columns: minmax(0, 68fr) minmax(0, 32fr); gap: 0.8rem;
   align-items: start; }
-/* city names at least 24 px at 1920x1080: 21 map units on a map 1132 wide, drawn ~1300 px */
-.tb-map .ttr-city-label { font-size: 21px; }
-@media (max-width: 1000px) { .tb-grid { grid-template-columns: 1fr; }
+/* city names at least 24 px at 1920x1080: 22 map units on a map 1132 wide, drawn ~1270 px */
+.tb-map .ttr-city-label { font-size: 22px; }
+@media (max-width: 1000px) { .tb-grid { grid-template-columns: minmax(0, 1fr); }
   .tb-map .ttr-city-label { font-size: 16px; } }
+@media (max-width: 600px) { th, td { padding: 0.1rem 0.3rem; } table { font-size: 0.95rem; }
+  .tb-status { font-size: 1.4rem; } }
 .tb-side { display: flex; flex-direction: column; gap: 0.5rem; }
 .tb-table { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 .tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.1rem; }
@@ -216,7 +218,9 @@ th, td { padding: 0.1rem 0.6rem; text-align: left; border-bottom: 1px solid #ccc
 .tb-log ol { margin: 0; padding-left: 3.2rem; font-size: 1rem; }
 .tb-log li.tb-new { font-weight: 800; background: #fff3c4; }
 .tb-scores { border: 3px solid #2e7d32; border-radius: 10px; padding: 0.3rem 0.5rem; }
-.tb-scores table { font-size: 1rem; }
+.tb-scores { overflow-x: auto; }
+.tb-scores table { font-size: 1rem; width: 100%; }
+.tb-scores th, .tb-scores td { padding: 0.1rem 0.4rem; }
 details { font-size: 0.9rem; }
 """
 
