@@ -245,3 +245,25 @@ def test_the_boards_log_is_numbered_by_step_and_bot_seats_are_marked(server):
         assert (numbers[-1] == step) == (new > 0)  # a step may add no public line
         assert highlighted == [step] * min(new, len(numbers)), (step, new)
         assert frame.count("class='tb-bot'") == 4
+
+
+def test_a_refused_form_says_why_in_a_page(server):
+    cookie = cookie_of(server)
+
+    def refused(extra: dict) -> str:
+        req = urllib.request.Request(server.url + "/teacher/tables", data=b"players=4",
+                                     method="POST", headers={
+                                         "Cookie": cookie, **extra,
+                                         "Content-Type": "application/x-www-form-urlencoded"})
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(req, timeout=30)
+        assert answer.value.code == 403 and answer.value.headers["Content-Type"].startswith(
+            "text/html")
+        return answer.value.read().decode()
+
+    page = refused({"Sec-Fetch-Site": "same-site"})
+    assert "another site" in page and "Open your login link again" not in page
+    page = refused({"Sec-Fetch-Site": "same-origin"})
+    assert "lacks its page&#x27;s token" in page and "Open your login link again" not in page
+    wrong = refused({"Cookie": "ttr_teacher=" + "0" * 64})  # a stale cookie: log in again
+    assert "Open your login link again" in wrong

@@ -150,7 +150,12 @@ class Handler(tornado.web.RequestHandler):
                 origin is not None and origin != own and urlsplit(origin).netloc != ""):
             raise tornado.web.HTTPError(403, reason="this form was sent from another site's "
                                                     "page: use the teacher's own page")
-        self.check_xsrf_cookie()
+        try:
+            self.check_xsrf_cookie()
+        except tornado.web.HTTPError:
+            raise tornado.web.HTTPError(403, reason="this form lacks its page's token (an old "
+                                                    "or a foreign page): open the teacher's "
+                                                    "page again") from None
 
     def set_default_headers(self) -> None:
         self.set_header("X-Content-Type-Options", "nosniff")
@@ -224,7 +229,9 @@ class Handler(tornado.web.RequestHandler):
             teacher = self.request.path.startswith(self.url("/teacher"))
             self.page("refused.html", status_code, status_code=status_code,
                       reason=self._reason[:200],
-                      login=teacher and status_code in (401, 403) and self.hub is None,
+                      # no teacher's cookie (401) or a wrong one (403, no sentence of ours)
+                      login=teacher and self.hub is None and (
+                          status_code == 401 or status_code == 403 and self._reason == "Forbidden"),
                       teacher=teacher)
             return
         self.set_header("Content-Type", "application/json")
