@@ -37,6 +37,8 @@ def report(learner=LEARNERS[0], lesson="01", exercise="reset-count", try_=1, ver
 
 def token_of(server, browser: str) -> str:
     """The learner token the server issues for a browser's id (as a lesson kernel asks)."""
+    if not hasattr(server, "tokens"):  # a server of another test module's (real process)
+        server.tokens = {}
     if browser not in server.tokens:
         status, body, _ = server.request("POST", "/api/progress/learner", {"browser": browser},
                                          token=server.class_secret)
@@ -384,3 +386,21 @@ def test_the_progress_is_computed_once_per_version_of_the_records(server, monkey
     assert server.request("GET", "/api/progress", token=server.token)[1]["exercises"][0][
         "learners"] == 8
     assert len(calls) == 2
+
+
+def test_a_token_made_with_the_secret_still_counts_against_the_bounds(server, monkeypatch):
+    # whoever holds the class secret could sign tokens without asking: each is counted when it
+    # first reports, so the bounds on learners hold for them too
+    from ttrlib.server import learners
+
+    door = learners.Learners(server.server.conn, server.class_secret)  # the same key
+    monkeypatch.setattr(learners, "MAX_LEARNERS", 3)
+    minted = [door.issue(f"{n + 1:032x}") for n in range(3)]  # counted: 3 learners
+    server.server.conn.execute("DELETE FROM learners")  # as after forgetting the class
+    for token in minted:
+        assert send(server, report(learner=token))[0] == 204  # counted again at the report
+    status, body, _ = send(server, report(learner=door._mac(b"x")[:32] + "." + "0" * 32))
+    assert status == 400
+    token = learners.Learners(server.server.conn, server.class_secret)
+    with pytest.raises(learners.Refused):
+        token.issue("f" * 32)  # a fourth learner: the cap

@@ -2,14 +2,16 @@
 
 A record's learner is never the sender's word. On one machine a lesson kernel first asks
 ``POST /api/progress/learner`` (with the class secret) for its browser's learner, and the server
-answers a token it signed with a key only it holds (``learner-key`` in the data folder, 0600):
-``<id>.<signature>``, where ``id`` is derived from the browser's id by that key, so the same
-browser is always the same learner and the records never hold the browser's own id (a
+answers a signed token ``<id>.<signature>``, where ``id`` is derived from the browser's id, so
+the same browser is always the same learner and the records never hold the browser's own id (a
 capability for its saves). A report then carries the token; one the server did not sign is
-refused. On a Hub the learner is the Hub user asking, derived the same way from the name.
+refused. On a Hub the learner is the Hub user asking, derived the same way from the name. The
+key is derived from the class secret, so the servers of one class (one PostgreSQL, one secret)
+know the same learners.
 
-Every learner the server issues is counted (the ``learners`` table), and each door is bounded,
-refused with a sentence:
+Every learner is counted in the ``learners`` table when it is issued or first reports (a token
+made elsewhere with the secret, or one issued before the class was forgotten, is counted then),
+and each door is bounded, refused with a sentence:
 
 - at most ``MAX_LEARNERS`` learners, and ``NEW_PER_MINUTE`` new ones a minute (a class opening
   its lessons together is a few dozen);
@@ -25,10 +27,8 @@ import hmac
 import re
 import time
 
-from .auth import secret_file
 from .db import transaction
 
-LEARNER_KEY = "learner-key"
 MAX_LEARNERS = 300
 NEW_PER_MINUTE = 60
 REPORTS_PER_MINUTE = 120  # a Check every half second, all minute long
@@ -74,9 +74,10 @@ class Rate:
 class Learners:
     """The learners this server issued and the bounds on their records."""
 
-    def __init__(self, conn, data_dir):
+    def __init__(self, conn, class_secret: str):
         self.conn = conn
-        self.key = bytes.fromhex(secret_file(data_dir, LEARNER_KEY))
+        self.key = hmac.new(class_secret.encode(), b"ttrlib learner ids v1",
+                            hashlib.sha256).digest()
         self.new = Rate(NEW_PER_MINUTE)
         self.reports = Rate(REPORTS_PER_MINUTE)
 
@@ -107,17 +108,19 @@ class Learners:
         if not self.new.take("new learners"):
             raise Refused(429, f"more than {NEW_PER_MINUTE} new learners in a minute: "
                                "try again in a minute")
-        with transaction(self.conn):
-            self.conn.execute("INSERT INTO learners (id, issued) VALUES (?, ?)",
-                              (learner, time.time()))
+        with transaction(self.conn):  # another server on the same PostgreSQL may be first
+            self.conn.execute("INSERT INTO learners (id, issued) VALUES (?, ?) "
+                              "ON CONFLICT (id) DO NOTHING", (learner, time.time()))
 
     def learner_of(self, token) -> str:
-        """The learner of a token this server signed, else Refused."""
+        """The learner of a token this server signed (counted, within the bounds on new
+        learners), else Refused."""
         match = _TOKEN.fullmatch(token) if isinstance(token, str) else None
         if not match or not hmac.compare_digest(
                 match.group(2), self._mac(b"token:" + match.group(1).encode())):
             raise Refused(400, "field 'learner' must be a learner this server issued "
                                "(POST /api/progress/learner)")
+        self._count(match.group(1))
         return match.group(1)
 
     def admit(self, sender: str, row: tuple) -> None:
