@@ -239,12 +239,12 @@ def test_the_boards_log_is_numbered_by_step_and_bot_seats_are_marked(server):
     for step in (1, 2, 3, latest // 2, latest - 1, latest):
         new = count(step) - count(step - 1)  # the lines this step added to the log
         frame = server.request("GET", f"/tables/{tid}/board/frame?at={step}")[1]["html"]
-        numbers = [int(n) for n in re.findall(r"<li value='(\d+)'", frame)]
-        highlighted = [int(n) for n in re.findall(r"<li value='(\d+)' class='tb-new'", frame)]
+        numbers = [int(n) for n in re.findall(r'<li value="(\d+)"', frame)]
+        highlighted = [int(n) for n in re.findall(r'<li value="(\d+)" class="tb-new"', frame)]
         assert numbers == sorted(numbers) and numbers[-1] <= step
         assert (numbers[-1] == step) == (new > 0)  # a step may add no public line
         assert highlighted == [step] * min(new, len(numbers)), (step, new)
-        assert frame.count("class='tb-bot'") == 4
+        assert frame.count('class="tb-bot"') == 4
 
 
 def test_a_refused_form_says_why_in_a_page(server):
