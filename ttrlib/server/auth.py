@@ -145,9 +145,10 @@ class Handler(tornado.web.RequestHandler):
             return
         site = self.request.headers.get("Sec-Fetch-Site")
         origin = self.request.headers.get("Origin")
-        own = f"{self.request.protocol}://{self.request.host}"
-        if site not in (None, "same-origin", "none") or (
-                origin is not None and origin != own and urlsplit(origin).netloc != ""):
+        # the host alone: behind a Hub's proxy that ends TLS the scheme differs ("null", a
+        # sandboxed page's, has none and is refused)
+        if site not in (None, "same-origin") or (
+                origin is not None and urlsplit(origin).netloc != self.request.host):
             raise tornado.web.HTTPError(403, reason="this form was sent from another site's "
                                                     "page: use the teacher's own page")
         try:
