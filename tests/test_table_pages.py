@@ -272,3 +272,12 @@ def test_a_refused_form_says_why_in_a_page(server):
     assert "lacks its page&#x27;s token" in page and "Open your login link again" not in page
     wrong = refused({"Cookie": "ttr_teacher=" + "0" * 64})  # a stale cookie: log in again
     assert "Open your login link again" in wrong
+
+
+def test_a_board_that_does_not_exist_is_a_page_for_a_browser(server):
+    status, page, headers = server.request("GET", "/tables/abc123/board",
+                                           headers={"Accept": "text/html"})
+    assert status == 404 and headers["Content-Type"].startswith("text/html")
+    assert "abc123" in page or "table" in page.lower()
+    assert "Open your login link again" not in page
+    assert server.request("GET", "/tables/abc123/board")[0] == 404

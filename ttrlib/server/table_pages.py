@@ -14,6 +14,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import segno
+import tornado.web
 
 from ..errors import TTRError
 from ..experiments import PRESETS
@@ -46,9 +47,12 @@ def board_frame(table, at: int | None = None) -> dict:
 
 
 class BoardPage(TablesHandler):
-    @answers
-    async def get(self, tid: str) -> None:
-        table = self.store.get(tid)
+    def get(self, tid: str) -> None:
+        try:
+            table = self.store.get(tid)
+        except TTRError as exc:  # a browser gets a page saying so (write_error), not JSON
+            raise tornado.web.HTTPError(getattr(exc, "status", 404),
+                                        reason=str(exc)[:200]) from None
         frame = board_frame(table)
         self.page("board.html", script=SCRIPT,
                   **page_context(table.id, frame["html"], frame["version"]))
