@@ -196,7 +196,8 @@ th, td { padding: 0.1rem 0.6rem; text-align: left; border-bottom: 1px solid #ccc
 .tb-scores { border: 3px solid #2e7d32; border-radius: 10px; padding: 0.3rem 0.5rem; }
 .tb-scores { overflow-x: auto; }
 .tb-scores table { font-size: 1rem; width: 100%; }
-.tb-scores th, .tb-scores td { padding: 0.1rem 0.4rem; }
+.tb-scores th, .tb-scores td { padding: 0.1rem 0.3rem; }
+.tb-scores .tb-detail { white-space: normal; }
 details { font-size: 0.9rem; }
 """
 
