@@ -132,8 +132,9 @@ def test_the_teacher_makes_a_table_the_learners_play_it_to_the_end(hub, tokens):
     assert game.is_over and public["scores"] == to_plain(game.scores())
     status, page = hub.call("GET", f"/services/ttr/tables/{tid}/board")
     assert status == 200
-    for sheet in game.scores():
-        assert f"<b>{sheet.total}</b>" in page
+    totals = re.search(r'<tr class="tb-total"><td>Total</td>(.*?)</tr>', page).group(1)
+    assert re.findall(r'<td class="tb-num">(\d+)', totals) == [
+        str(sheet.total) for sheet in game.scores()]
     _note("moves played through the Hub's proxy", {"moves": made, "seconds": round(seconds, 1)})
 
 
