@@ -132,8 +132,9 @@ def test_the_teacher_makes_a_table_the_learners_play_it_to_the_end(hub, tokens):
     assert game.is_over and public["scores"] == to_plain(game.scores())
     status, page = hub.call("GET", f"/services/ttr/tables/{tid}/board")
     assert status == 200
-    for sheet in game.scores():
-        assert f"<b>{sheet.total}</b>" in page
+    totals = re.search(r'<tr class="tb-total"><td>Total</td>(.*?)</tr>', page).group(1)
+    assert re.findall(r'<td class="tb-num">(\d+)', totals) == [
+        str(sheet.total) for sheet in game.scores()]
     _note("moves played through the Hub's proxy", {"moves": made, "seconds": round(seconds, 1)})
 
 
@@ -163,10 +164,10 @@ def test_teacher_pages_log_in_through_the_hub_and_learners_get_403(hub, tokens):
     assert page.status_code == 200 and page.url.endswith("/services/ttr/teacher/tables")
     assert table["table"] in page.text
     # the page's own addresses carry the Hub's prefix
-    assert f"href='/services/ttr/tables/{table['table']}/board'" in page.text
-    assert "href='/teacher'" not in page.text
+    assert f'href="/services/ttr/tables/{table["table"]}/board"' in page.text
+    assert 'href="/teacher' not in page.text
     room = teacher.get(f"{hub.url}/services/ttr/teacher", timeout=60)
-    assert room.status_code == 200 and "href='/services/ttr/teacher/progress'" in room.text
+    assert room.status_code == 200 and 'href="/services/ttr/teacher/progress"' in room.text
     learner = _login(hub, "ben")
     for path in ("/services/ttr/teacher", "/services/ttr/teacher/tables",
                  "/services/ttr/teacher/progress", "/services/ttr/teacher/guide"):
@@ -199,6 +200,29 @@ def test_teacher_pages_log_in_through_the_hub_and_learners_get_403(hub, tokens):
     assert seats["B1"]["user"] == OTHER and seats["A1"]["user"] is None
     assert learner.post(f"{hub.url}{give}", data={"user": "ben"}, timeout=60,
                         allow_redirects=False).status_code in (401, 403)
+
+
+def test_on_a_hub_a_records_learner_is_the_hub_user_whatever_the_report_says(hub, tokens):
+    # issue 30, finding 2: before, 2,000 invented learners with one learner's Hub token were
+    # 2,000 learners; now every report of ben is ben's, and the report's own word is not taken
+    def report(learner: str, try_: int) -> dict:
+        return {"learner": learner, "lesson": "01", "exercise": "reset-count", "try": try_,
+                "verdict": "wrong", "answer": "3", "revealed": False}
+
+    for n in range(20):
+        status, body = hub.call("POST", "/services/ttr/api/progress/report",
+                                report(f"{n + 1:032x}", n + 1), token=tokens["ben"])
+        assert status == 204, body
+    status, issued = hub.call("POST", "/services/ttr/api/progress/learner",
+                              {"browser": "f" * 32}, token=tokens["ben"])
+    assert status == 200
+    again = hub.call("POST", "/services/ttr/api/progress/learner", {}, token=tokens["ben"])[1]
+    assert again == issued  # the Hub user's learner, whatever the browser
+    other = hub.call("POST", "/services/ttr/api/progress/learner", {}, token=tokens["cy"])[1]
+    assert other != issued
+    status, body = hub.call("GET", "/services/ttr/api/progress", token=tokens[TEACHER])
+    ex = next(e for e in body["exercises"] if e["exercise"] == "reset-count")
+    assert ex["learners"] == 1
 
 
 @pytest.mark.browser

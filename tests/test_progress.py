@@ -1,8 +1,8 @@
 """The class's records on the class server (issue 20, items 3, 5, 6): the report endpoint, the
 progress API, the teacher's pages, the CSV exports and forgetting the class.
 
-A real server process on a free port with a temporary data folder (``server_harness``). The
-expected numbers are counted by hand from the reports each test sends.
+The server's application in this process (``inprocess_server``) on a free port with a temporary
+data folder. The expected numbers are counted by hand from the reports each test sends.
 """
 
 from __future__ import annotations
@@ -13,16 +13,18 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
-from server_harness import start_server
+from inprocess_server import start_in_process
 
 LEARNERS = [f"{i:032x}" for i in range(1, 40)]  # 32 hex digits each, as a browser's id
 
 
 @pytest.fixture
 def server(tmp_path):
-    s = start_server(tmp_path / "data")
+    s = start_in_process(tmp_path / "data")
+    s.tokens = {}
     yield s
     s.stop()
 
@@ -33,8 +35,27 @@ def report(learner=LEARNERS[0], lesson="01", exercise="reset-count", try_=1, ver
             "verdict": verdict, "answer": answer, "revealed": revealed}
 
 
+def token_of(server, browser: str) -> str:
+    """The learner token the server issues for a browser's id (as a lesson kernel asks)."""
+    if not hasattr(server, "tokens"):  # a server of another test module's (real process)
+        server.tokens = {}
+    if browser not in server.tokens:
+        status, body, _ = server.request("POST", "/api/progress/learner", {"browser": browser},
+                                         token=server.class_secret)
+        assert status == 200, body
+        server.tokens[browser] = body["learner"]
+    return server.tokens[browser]
+
+
+def learner_of(server, browser: str) -> str:
+    """The learner id the records hold for a browser (the server's, not the browser's)."""
+    return token_of(server, browser).split(".")[0]
+
+
 def send(server, body, *, secret=True, **kwargs):
     token = server.class_secret if secret is True else secret
+    if isinstance(body, dict) and body.get("learner") in LEARNERS:
+        body = {**body, "learner": token_of(server, body["learner"])}
     return server.request("POST", "/api/progress/report", body, token=token, **kwargs)
 
 
@@ -52,7 +73,8 @@ def test_a_report_needs_the_class_secret(server):
     assert rows(server) == []
     status, _, _ = send(server, report())
     assert status == 204
-    assert rows(server) == [(LEARNERS[0], "01", "reset-count", 1, "wrong", "3", 0)]
+    assert rows(server) == [(learner_of(server, LEARNERS[0]), "01", "reset-count", 1, "wrong",
+                             "3", 0)]
 
 
 @pytest.mark.parametrize("change, field", [
@@ -133,7 +155,7 @@ def test_the_teachers_cookie_opens_the_progress_page(server):
     cookie = headers["Set-Cookie"].split(";")[0]
     status, page, headers = server.request("GET", "/teacher/progress", headers={"Cookie": cookie})
     assert status == 200 and "The class's progress" in page
-    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert "script-src 'nonce-" in headers["Content-Security-Policy"]
     assert "/teacher/progress.js" in page
     status, script, _ = server.request("GET", "/teacher/progress.js", headers={"Cookie": cookie})
     assert status == 200 and "setInterval(refresh, 3000)" in script  # within 5 s
@@ -203,18 +225,23 @@ def test_the_page_and_the_csv_show_the_same_numbers(server):
     status, board, _ = server.request("GET", "/teacher/progress/board", token=server.token)
     assert status == 200
     assert "01 Card splits" in board and "Exercise 3" in board and "Exercise 4" in board
-    assert "aria-label='3 of 7'" in board  # right in the end, revealed and the "3" bar
+    assert 'aria-label="3 of 7"' in board  # right in the end, revealed and the "3" bar
     assert "In a reset only the face-up locomotives are discarded." in board
     _, text, headers = server.request("GET", "/teacher/summary.csv", token=server.token)
     assert headers["Content-Type"].startswith("text/csv")
     table = list(csv.DictReader(io.StringIO(text)))
     assert table[0] == {"lesson": "01", "exercise": "reset-count", "learners": "7",
                         "right_first_try": "1", "right": "3", "revealed": "3",
-                        "common wrong answers": "3 (3)"}
+                        "common wrong answers": "3 (3)",
+                        "misconceptions": "3: In a reset only the face-up locomotives are "
+                                          "discarded."}
     _, text, _ = server.request("GET", "/teacher/progress.csv", token=server.token)
     records = list(csv.reader(io.StringIO(text)))
-    assert records[0] == ["record", "learner", "lesson", "exercise", "try", "verdict", "answer",
-                          "revealed"]
+    assert records[0] == ["record", "time (UTC)", "learner", "lesson", "exercise", "try",
+                          "verdict", "answer", "revealed"]
+    stamps = [r[1] for r in records[1:]]  # the server's time of each check, to the second
+    assert all(re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:\d\d:\d\d", t) for t in stamps), stamps
+    assert stamps == sorted(stamps)
     assert len(records) == 1 + 16  # 15 on reset-count (1+2+2+3+2+2+3), 1 on d2-cards-taken
 
 
@@ -230,9 +257,9 @@ def test_the_records_hold_no_name_address_or_free_text(server):
     with sqlite3.connect(server.data / "class.sqlite3") as conn:
         columns = [r[1] for r in conn.execute("PRAGMA table_info(checks)")]
         assert columns == ["id", "learner", "lesson", "exercise", "try", "verdict", "answer",
-                           "revealed"]
+                           "revealed", "at"]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables <= {"checks", "schema"} | {"tables", "moves", "seats"}  # (the tables' own)
+    assert tables <= {"checks", "schema", "learners"} | {"tables", "moves", "seats"}  # (the tables' own)
     for learner, lesson, exercise, _try, _verdict, answer, _revealed in rows(server):
         assert re.fullmatch(r"[0-9a-f]{32}", learner) and re.fullmatch(r"\d\d", lesson)
         assert answer is None or re.fullmatch(r"-?\d+(/\d+)?", answer)
@@ -259,4 +286,136 @@ def test_forgetting_the_class_asks_first_then_deletes_every_record(server):
     assert body == {"exercises": []}
     assert send(server, report())[0] == 204  # the class goes on
     raw = b"".join(p.read_bytes() for p in server.data.glob("class.sqlite3*"))
-    assert LEARNERS[6].encode() not in raw  # gone from the file, not only from the table
+    gone = learner_of(server, LEARNERS[6]).encode()
+    assert gone not in raw  # gone from the file, not only from the table
+
+
+# --- a learner the server knows, and bounds (issue 30, finding 2) --------------------------------
+def test_a_learner_the_server_did_not_issue_is_refused(server):
+    # Before: the report's own "learner" was recorded, so 20,000 invented ids made 20,000
+    # learners. Now only a token the server signed names a learner.
+    for n in range(50):
+        status, body, _ = send(server, report(learner=f"{10**6 + n:032x}"))
+        assert status == 400 and "learner" in body["error"] and "issued" in body["error"]
+    token = token_of(server, LEARNERS[0])
+    forged = token[:33] + ("0" if token[33] != "0" else "1") + token[34:]
+    assert send(server, report(learner=forged))[0] == 400
+    assert send(server, report(learner=token.split(".")[0]))[0] == 400  # the id alone
+    assert rows(server) == []
+    assert send(server, report(learner=token))[0] == 204
+
+
+def test_the_same_browser_is_the_same_learner_and_not_its_own_id(server):
+    first = token_of(server, LEARNERS[0])
+    server.tokens.clear()
+    assert token_of(server, LEARNERS[0]) == first  # a reload, another kernel: the same learner
+    assert LEARNERS[0] not in first and token_of(server, LEARNERS[1]) != first
+    status, body, _ = server.request("POST", "/api/progress/learner", {"browser": "Ada"},
+                                     token=server.class_secret)
+    assert status == 400 and "browser" in body["error"]
+    assert server.request("POST", "/api/progress/learner", {"browser": LEARNERS[2]})[0] == 401
+
+
+def test_new_learners_are_bounded_in_rate_and_number(server, monkeypatch):
+    from ttrlib.server import learners
+
+    invented = [f"{10**7 + n:032x}" for n in range(400)]
+    started = time.monotonic()
+    answers = [server.request("POST", "/api/progress/learner", {"browser": b},
+                              token=server.class_secret) for b in invented]
+    issued = [a for a in answers if a[0] == 200]
+    # a class opening its lessons: 60 a minute (refilled evenly: one more a second meanwhile)
+    assert 0 <= len(issued) - learners.NEW_PER_MINUTE <= time.monotonic() - started + 1
+    refused = [a for a in answers if a[0] != 200]
+    assert {a[0] for a in refused} == {429}
+    assert "new learners in a minute" in refused[0][1]["error"]
+    # an issued learner comes back at once: it is no new one
+    assert server.request("POST", "/api/progress/learner", {"browser": invented[0]},
+                          token=server.class_secret)[0] == 200
+    monkeypatch.setattr(learners, "MAX_LEARNERS", len(issued))  # the store's cap, below
+    status, body, _ = server.request("POST", "/api/progress/learner", {"browser": LEARNERS[5]},
+                                     token=server.class_secret)
+    assert status == 429, body
+    assert f"already has {len(issued)} learners, the most this server records" in body["error"]
+
+
+def test_tries_per_learner_and_exercise_are_capped(server, monkeypatch):
+    from ttrlib.server import learners
+
+    monkeypatch.setattr(learners, "MAX_TRIES", 5)
+    for n in range(5):
+        assert send(server, report(try_=n + 1))[0] == 204
+    status, body, _ = send(server, report(try_=6))
+    assert status == 429 and "5 records of exercise reset-count" in body["error"]
+    assert send(server, report(exercise="d2-cards-taken", answer="1"))[0] == 204  # another one
+    assert send(server, report(LEARNERS[1], try_=1))[0] == 204  # another learner
+    assert len(rows(server)) == 7
+
+
+def test_reports_are_bounded_per_sender(server):
+    from ttrlib.server import learners
+
+    started = time.monotonic()
+    answers = [send(server, report(try_=n, exercise=("reset-count", "d2-cards-taken")[n % 2],
+                                   answer="1"))[0] for n in range(learners.REPORTS_PER_MINUTE + 40)]
+    # the bucket refills evenly (2 a second): on a loaded machine a few more get through
+    refilled = (time.monotonic() - started) * learners.REPORTS_PER_MINUTE / 60
+    accepted = answers.count(204)
+    assert learners.REPORTS_PER_MINUTE <= accepted <= learners.REPORTS_PER_MINUTE + refilled + 1
+    assert set(answers) == {204, 429}
+    assert send(server, report(LEARNERS[1]))[0] == 204  # another sender is not held back
+
+
+def test_a_rate_is_so_many_a_minute_refilled_evenly():
+    from ttrlib.server.learners import Rate
+
+    rate = Rate(60, senders=2)
+    assert [rate.take("a", now=0.0) for _ in range(61)] == [True] * 60 + [False]
+    assert rate.take("a", now=0.5) is False and rate.take("a", now=1.0) is True  # 1 a second
+    assert rate.take("b", now=1.0) and rate.take("c", now=1.0)  # "a" forgotten (2 senders)
+    assert rate.take("a", now=1.0) is True  # a forgotten sender starts full
+
+
+def test_the_store_is_capped(server, monkeypatch):
+    from ttrlib.server import learners
+
+    monkeypatch.setattr(learners, "MAX_RECORDS", 3)
+    for n in range(3):
+        assert send(server, report(LEARNERS[n]))[0] == 204
+    status, body, _ = send(server, report(LEARNERS[3]))
+    assert status == 507 and "3 records, the most it keeps" in body["error"]
+
+
+def test_the_progress_is_computed_once_per_version_of_the_records(server, monkeypatch):
+    from ttrlib.server import records
+
+    calls = []
+    real = records.summary
+    monkeypatch.setattr(records, "summary", lambda conn: calls.append(1) or real(conn))
+    _class_of_seven(server)
+    for _ in range(5):
+        assert server.request("GET", "/api/progress", token=server.token)[0] == 200
+        assert server.request("GET", "/teacher/progress/board", token=server.token)[0] == 200
+    assert len(calls) == 1
+    assert send(server, report(LEARNERS[20]))[0] == 204
+    assert server.request("GET", "/api/progress", token=server.token)[1]["exercises"][0][
+        "learners"] == 8
+    assert len(calls) == 2
+
+
+def test_a_token_made_with_the_secret_still_counts_against_the_bounds(server, monkeypatch):
+    # whoever holds the class secret could sign tokens without asking: each is counted when it
+    # first reports, so the bounds on learners hold for them too
+    from ttrlib.server import learners
+
+    door = learners.Learners(server.server.conn, server.class_secret)  # the same key
+    monkeypatch.setattr(learners, "MAX_LEARNERS", 3)
+    minted = [door.issue(f"{n + 1:032x}") for n in range(3)]  # counted: 3 learners
+    server.server.conn.execute("DELETE FROM learners")  # as after forgetting the class
+    for token in minted:
+        assert send(server, report(learner=token))[0] == 204  # counted again at the report
+    status, body, _ = send(server, report(learner=door._mac(b"x")[:32] + "." + "0" * 32))
+    assert status == 400
+    token = learners.Learners(server.server.conn, server.class_secret)
+    with pytest.raises(learners.Refused):
+        token.issue("f" * 32)  # a fourth learner: the cap

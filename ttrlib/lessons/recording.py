@@ -30,6 +30,7 @@ from .learner import learner_id
 SERVER_ENV = "TTR_CLASS_SERVER"
 SECRET_ENV = "TTR_CLASS_SECRET_FILE"
 REPORT_PATH = "/api/progress/report"
+LEARNER_PATH = "/api/progress/learner"  # the server's token for the browser's id (its own)
 VERDICTS = ("right", "wrong", "shown")
 _TIMEOUT_S = 5  # one report; a server that does not answer by then loses that record
 _QUEUE_MAX = 1000  # records waiting; beyond that (a server long gone) new ones are dropped
@@ -38,6 +39,7 @@ _outbox: queue.Queue = queue.Queue(maxsize=_QUEUE_MAX)
 _worker: threading.Thread | None = None
 _lock = threading.Lock()
 _kernel_id = secrets.token_hex(16)  # stands in for the browser's id when there is none
+_tokens: dict[str, str] = {}  # browser's id -> the learner token the server issued for it
 # The class server is on this machine or the class's network: never through a proxy of the
 # environment (http_proxy), which would see every record.
 _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -104,9 +106,18 @@ def _credential() -> str:
 
 
 def _post(body: dict) -> None:
+    if "learner" in body:  # the server records only learners it issued (their token)
+        browser = body["learner"]
+        if browser not in _tokens:
+            _tokens[browser] = json.loads(_send(LEARNER_PATH, {"browser": browser}))["learner"]
+        body = {**body, "learner": _tokens[browser]}
+    _send(REPORT_PATH, body)
+
+
+def _send(path: str, body: dict) -> bytes:
     server = os.environ.get(SERVER_ENV, "").rstrip("/")
     request = urllib.request.Request(
-        server + REPORT_PATH, data=json.dumps(body).encode(), method="POST",
+        server + path, data=json.dumps(body).encode(), method="POST",
         headers={"Content-Type": "application/json", "Authorization": _credential()})
     with _opener.open(request, timeout=_TIMEOUT_S) as response:
-        response.read()
+        return response.read()

@@ -17,8 +17,17 @@ cookie for pages, a Hub token (``Authorization: token ...``) for the API, such a
 ``JUPYTERHUB_API_TOKEN`` in a lesson kernel. A teacher is a Hub user whose token holds the custom
 scope ``hub.TEACHER_SCOPE`` (granted to the group ``ttr-teachers``); neither the teacher token
 nor a login link exists there. The server then lives under the Hub's prefix
-(``/services/ttr/``): its pages are written for ``/`` and ``Handler`` puts the prefix in front of
-their own addresses.
+(``/services/ttr/``): templates build every address with ``url()`` (the prefix in front).
+Each handler is then its own class with JupyterHub's ``HubOAuthenticated`` mixed in front
+(``hub.hub_class``): the Hub's user check, login address and XSRF tokens are the Hub's own.
+
+Pages are templates (``templates/``, tornado's, autoescaped) rendered by ``Handler.page``, each
+with a Content-Security-Policy: no script but the page's own (a nonce per answer), no frame, no
+form posting elsewhere. A teacher's form is checked twice (``check_form``): the browser must say
+it comes from this server (``Sec-Fetch-Site``/``Origin``: another port of the same host is
+another site) and it must carry the XSRF token the page put in it (tornado's, or the Hub's). A
+request without the teacher's cookie that asks for a page gets a page saying to open the login
+link again, never raw JSON.
 """
 
 from __future__ import annotations
@@ -26,9 +35,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import re
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import tornado.log
 import tornado.web
@@ -36,10 +45,11 @@ import tornado.web
 TEACHER_TOKEN = "teacher-token"
 CLASS_SECRET = "class-secret"
 COOKIE = "ttr_teacher"
-# a page's forms that post (on a Hub they get its XSRF token)
-_POST_FORM = re.compile(r"<form method='post'[^>]*>")
-# the server's own addresses in its pages: attributes and the progress page's fetch
-_OWN_ADDRESS = re.compile(r"""((?:href|action|src)=['"]|fetch\(['"`])/(?!/)""")
+TEMPLATES = Path(__file__).with_name("templates")
+#: every page's policy; {nonce} is the answer's own, the one script it may run
+CSP = ("default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
+       "frame-ancestors 'none'")
 
 
 def secret_file(data_dir: str | Path, name: str) -> str:
@@ -82,8 +92,19 @@ class Handler(tornado.web.RequestHandler):
         """The Hub's ``HubOAuth`` when the server is a Hub service, else None."""
         return self.server.hub
 
+    def __new__(cls, application, request, **kwargs):
+        # On a Hub the handler is its class with JupyterHub's HubOAuthenticated in front (made
+        # once per class): the Hub's own user check, login and XSRF, instead of a copy here.
+        if application.settings["ttr"].hub is not None:
+            from .hub import hub_class
+
+            cls = hub_class(cls)
+        return super().__new__(cls)
+
     async def prepare(self) -> None:
         if self.hub is not None:
+            from .hub import hub_user
+
             self.hub_user = await hub_user(self)
 
     def url(self, path: str) -> str:
@@ -94,15 +115,48 @@ class Handler(tornado.web.RequestHandler):
         super().redirect(self.url(url) if url.startswith("/") and not url.startswith("//")
                          else url, *args, **kwargs)
 
-    def finish(self, chunk=None):
-        if isinstance(chunk, str) and self._headers.get("Content-Type", "").startswith(
-                "text/html"):
-            if self.server.base_url != "/":
-                chunk = _OWN_ADDRESS.sub(lambda m: m.group(1) + self.url("/"), chunk)
-            if self.hub is not None and self.hub_user is not None:
-                # the Hub accepts a cookie's login on a POST only with its XSRF token
-                chunk = _POST_FORM.sub(lambda m: m.group(0) + self.xsrf_form_html(), chunk)
-        return super().finish(chunk)
+    # --- pages ----------------------------------------------------------------------------
+    def get_template_path(self) -> str:
+        return str(TEMPLATES)
+
+    @property
+    def nonce(self) -> str:
+        if not hasattr(self, "_nonce"):
+            self._nonce = secrets.token_urlsafe(16)
+        return self._nonce
+
+    def get_template_namespace(self) -> dict:
+        return {**super().get_template_namespace(), "url": self.url, "nonce": self.nonce}
+
+    def page(self, template: str, status: int = 200, **kwargs) -> None:
+        """A page from ``templates/``: never cached, its own script only, in no frame."""
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Security-Policy", CSP.format(nonce=self.nonce))
+        self.finish(self.render_string(template, **kwargs))
+
+    def check_form(self) -> None:
+        """A teacher's form post must come from this server's own page: refused (403) if the
+        browser says another site or origin sent it (a page on another port of this host is
+        one), or without the page's XSRF token. An API client with the teacher's Bearer token
+        is no browser: a foreign page cannot set that header."""
+        if self.hub is None and same(self.bearer(), self.server.teacher_token):
+            return
+        site = self.request.headers.get("Sec-Fetch-Site")
+        origin = self.request.headers.get("Origin")
+        # the host alone: behind a Hub's proxy that ends TLS the scheme differs ("null", a
+        # sandboxed page's, has none and is refused)
+        if site not in (None, "same-origin") or (
+                origin is not None and urlsplit(origin).netloc != self.request.host):
+            raise tornado.web.HTTPError(403, reason="this form was sent from another site's "
+                                                    "page: use the teacher's own page")
+        try:
+            self.check_xsrf_cookie()
+        except tornado.web.HTTPError:
+            raise tornado.web.HTTPError(403, reason="this form lacks its page's token (an old "
+                                                    "or a foreign page): open the teacher's "
+                                                    "page again") from None
 
     def set_default_headers(self) -> None:
         self.set_header("X-Content-Type-Options", "nosniff")
@@ -135,9 +189,7 @@ class Handler(tornado.web.RequestHandler):
         if self.hub_user is not None:
             return self.hub_user["name"]
         if self.request.method == "GET" and "/api/" not in self.request.path:
-            from .hub import login_url
-
-            super().redirect(login_url(self))
+            super().redirect(self.get_login_url())  # HubOAuthenticated's: a round trip back
             raise tornado.web.Finish()
         raise tornado.web.HTTPError(401, reason="log in to the Hub first (or send a Hub token)")
 
@@ -163,8 +215,26 @@ class Handler(tornado.web.RequestHandler):
             tornado.log.app_log.error("Uncaught exception %s", self._request_summary(),
                                       exc_info=(typ, value, tb))
 
+    def wants_page(self) -> bool:
+        """Whether the request is a browser's for a page (an answer in HTML), not the API's."""
+        return "/api/" not in self.request.path and (
+            "text/html" in self.request.headers.get("Accept", "")
+            or self.request.method == "POST" and self.request.headers.get(
+                "Content-Type", "").startswith("application/x-www-form-urlencoded"))
+
     def write_error(self, status_code: int, **kwargs) -> None:
-        # Never a traceback, never an echo of what was sent: the status and its short reason.
+        # Never a traceback, never an echo of what was sent: the status and its short reason;
+        # a browser asking for a page gets it as a page, with a way back.
+        self.clear_header("Content-Disposition")
+        if self.wants_page():
+            teacher = self.request.path.startswith(self.url("/teacher"))
+            self.page("refused.html", status_code, status_code=status_code,
+                      reason=self._reason[:200],
+                      # no teacher's cookie (401) or a wrong one (403, no sentence of ours)
+                      login=teacher and self.hub is None and (
+                          status_code == 401 or status_code == 403 and self._reason == "Forbidden"),
+                      teacher=teacher)
+            return
         self.set_header("Content-Type", "application/json")
         self.finish({"error": self._reason[:200]})
 
@@ -185,28 +255,8 @@ class TeacherLogin(Handler):
             self.redirect("/teacher")
             return
         self.require_teacher()
-        self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.set_header("Cache-Control", "no-store")
-        links = "".join(f"<li><a href='{href}'>{text}</a></li>"
-                        for href, text in self.server.teacher_links)
-        self.finish("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-                    "<title>The teacher's room</title></head><body>"
-                    f"<h1>The teacher's room</h1><ul>{links}</ul></body></html>")
+        self.page("room.html", links=self.server.teacher_links)
 
 
 def routes(server) -> list:
     return [(r"/teacher", TeacherLogin)]
-
-
-async def hub_user(handler) -> dict | None:
-    """The Hub's model of the user asking, if the Hub knows them and their token may reach this
-    service (its access scope); else None."""
-    from jupyterhub.services.auth import check_scopes
-
-    model = await handler.hub.get_user(handler, sync=False)
-    if not model or model.get("kind", "user") != "user":
-        return None
-    if handler.hub.access_scopes and not check_scopes(handler.hub.access_scopes,
-                                                      set(model["scopes"])):
-        return None
-    return model

@@ -10,9 +10,11 @@ steps back and forth through the log, one action a step, for a walk-through.
 
 from __future__ import annotations
 
-import html
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
+
+import tornado.template
 
 from .. import display, narration
 from ..board import Board
@@ -20,6 +22,7 @@ from ..maps import board_description, board_svg
 from ..seats import seat_name, team_count, team_name, team_seats
 from ..state import Phase
 from ..words import plural
+from .auth import TEMPLATES
 
 #: what the table waits for, in words (the seat to move is named before it)
 _WAITS = {
@@ -30,7 +33,7 @@ _WAITS = {
     Phase.CHOOSE_TICKETS: "chooses among drawn tickets (T2)",
     Phase.TUNNEL: "pays the tunnel's extra cards or takes the cards back (U2, U3)",
 }
-LOG_LINES = 10
+LOG_LINES = 8
 
 
 @dataclass(frozen=True)
@@ -54,11 +57,15 @@ class PublicView:
     final_round: bool
 
 
-def frame_html(board: Board, table: str, public: PublicView, events, new_from: int,
-               scores, version: int, latest: int) -> str:
-    """The board at one version: ``events`` is the public log, of which the events from
-    ``new_from`` on came with the last action (shown as "just now")."""
-    e = html.escape
+_FRAMES = tornado.template.Loader(str(TEMPLATES))  # autoescaped: every name and city
+
+
+def frame_html(board: Board, table: str, public: PublicView, events, marks: list[int],
+               scores, version: int, latest: int, bots: tuple = ()) -> str:
+    """The board at version ``version`` (the template ``board_frame.html``): ``events`` is the
+    public log and ``marks[k]`` the number of its events once ``k`` actions were played
+    (``marks[0]``: the deal's), so event ``i`` came with step ``bisect_right(marks, i)``; the
+    last step's are highlighted. ``bots``: the preset playing each seat (None for a learner)."""
     p = public
     if p.phase is Phase.OVER:
         winners = [team_name(s.team) for s in scores or [] if s.rank == 1]
@@ -68,43 +75,35 @@ def frame_html(board: Board, table: str, public: PublicView, events, new_from: i
         status = f"{seat_name(p.to_move)} ({team_name(p.to_move // 2)}) {_WAITS[p.phase]}"
         if p.final_round:
             status += " · final round (E1)"
-    when = "live" if version == latest else f"step {version} of {latest}"
-    head = (f"<header class='tb-head'><div class='tb-status'>{e(status)}</div>"
-            f"<div class='tb-when'>Table {e(table)} · {e(when)}</div></header>")
-    svg = board_svg(board, p.claimed, title=f"{plural(len(p.claimed), 'track')} claimed")
-    words = e(board_description(board, p.claimed))
-    left = (f"<section class='tb-map'>{svg}<details><summary>The map in words</summary>"
-            f"<p>{words}</p></details></section>")
-    right = "".join([
-        _scores_html(scores) if scores else "",
-        _seats_html(p),
-        _tunnel_html(board, p),
-        "<div class='tb-table'>",
-        display.card_row_html(list(p.face_up), title="Face-up cards",
-                              labels=[f"slot {i}" for i in range(len(p.face_up))]),
-        f"<div class='tb-piles'><span><b>{p.draw_pile_size}</b> in the draw pile</span>"
-        f"<span><b>{len(p.discard)}</b> discarded</span>"
-        f"<span><b>{p.ticket_deck_size}</b> tickets in the deck</span></div></div>",
-        _log_html(events, new_from),
-    ])
-    return f"{head}<div class='tb-grid'>{left}<section class='tb-side'>{right}</section></div>"
+    context = {
+        "status": status, "table": table,
+        "when": "live" if version == latest else f"step {version} of {latest}",
+        # the library's own pictures (SVG, cards), escaped where they are made
+        "svg": board_svg(board, p.claimed, title=f"{plural(len(p.claimed), 'track')} claimed"),
+        "words": board_description(board, p.claimed),
+        "teams": _teams(p, bots), "log": _log(events, marks),
+        "sheets": None, "rows": [], "tunnel": "", "face_up": "",
+        "draw_pile": p.draw_pile_size, "discarded": len(p.discard),
+        "ticket_deck": p.ticket_deck_size}
+    if scores:
+        context.update(_score_sheet(scores))
+    else:
+        context["tunnel"] = _tunnel_html(board, p)
+        context["face_up"] = display.card_row_html(
+            list(p.face_up), title="Face-up cards",
+            labels=[f"slot {i}" for i in range(len(p.face_up))])
+    return _FRAMES.load("board_frame.html").generate(**context).decode()
 
 
-def _seats_html(p: PublicView) -> str:
-    rows = []
-    for team in range(team_count(p.players)):
-        rows.append(f"<tr class='tb-team'><th colspan='4'>{team_name(team)} · cardholder: "
-                    f"{plural(p.cardholder_sizes[team], 'card')} · "
-                    f"{plural(p.team_ticket_counts[team], 'shared ticket')}</th></tr>")
-        for seat in team_seats(team):
-            mark = " class='tb-move'" if seat == p.to_move and p.phase is not Phase.OVER else ""
-            arrow = "▶ " if mark else ""
-            rows.append(f"<tr{mark}><td>{arrow}{seat_name(seat)}</td>"
-                        f"<td class='tb-num'>{p.hand_sizes[seat]}</td>"
-                        f"<td class='tb-num'>{p.ticket_counts[seat]}</td>"
-                        f"<td class='tb-num'>{p.trains[seat]}</td></tr>")
-    return ("<table class='tb-seats'><tr><th>Seat</th><th>Cards</th><th>Tickets</th>"
-            f"<th>Trains</th></tr>{''.join(rows)}</table>")
+def _teams(p: PublicView, bots: tuple) -> list[dict]:
+    return [{"name": team_name(team),
+             "cardholder": plural(p.cardholder_sizes[team], "card"),
+             "tickets": plural(p.team_ticket_counts[team], "shared ticket"),
+             "seats": [{"name": seat_name(seat), "bot": bots[seat] if seat < len(bots) else None,
+                        "to_move": seat == p.to_move and p.phase is not Phase.OVER,
+                        "cards": p.hand_sizes[seat], "tickets": p.ticket_counts[seat],
+                        "trains": p.trains[seat]} for seat in team_seats(team)]}
+            for team in range(team_count(p.players))]
 
 
 def _tunnel_html(board: Board, p: PublicView) -> str:
@@ -120,84 +119,91 @@ def _tunnel_html(board: Board, p: PublicView) -> str:
         direction="row")
 
 
-def _log_html(events, new_from: int) -> str:
-    start = max(0, len(events) - LOG_LINES)
+def _log(events, marks: list[int]) -> list[dict]:
+    """The last lines of the log, each numbered by the step (action) it came with."""
+    last = len(marks) - 1
+    lines = []
+    for i in range(max(0, len(events) - LOG_LINES), len(events)):
+        text = narration.text(events[i])  # a line starts with a capital ("The game is over")
+        step = bisect_right(marks, i)
+        lines.append({"step": step, "new": step == last and last > 0,
+                      "text": text[:1].upper() + text[1:]})
+    return lines
 
-    def line(event) -> str:  # a line of the list starts with a capital ("The game is over")
-        text = narration.text(event)
-        return html.escape(text[:1].upper() + text[1:])
 
-    items = "".join(f"<li{' class=tb-new' if i >= new_from else ''}>{line(events[i])}</li>"
-                    for i in range(start, len(events)))
-    return f"<div class='tb-log'><h2>What happened</h2><ol start='{start + 1}'>{items}</ol></div>"
-
-
-def _scores_html(sheets) -> str:
-    e = html.escape
-    head = "".join(f"<th>{team_name(s.team)}</th>" for s in sheets)
-
-    def row(label, cells):
-        return f"<tr><td>{label}</td>" + "".join(f"<td class='tb-num'>{c}</td>" for c in cells)
-
-    def tickets(s):
-        return "<span class='tb-tickets'>" + "<br>".join(
-            f"{'✓' if t.completed else '✗'} {e(t.cities[0])} - {e(t.cities[1])} "
-            f"({'+' if t.completed else '−'}{t.points})" for t in s.tickets) + "</span>"
-
+def _score_sheet(sheets) -> dict:
     def signed(n: int) -> str:  # a real minus sign, as on the seats' score sheet
         return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
 
-    def detail(text: str) -> str:  # under the number, so a narrow column never breaks it
-        return f"<span class='tb-detail'>{e(text)}</span>"
+    # (label, [(number, the detail under it)], bold); the detail keeps a narrow column whole
+    rows = [("Routes (E2)", [(s.route_points, "") for s in sheets], False),
+            ("Tickets (E3)", [(signed(s.ticket_points), f"{s.completed} of {len(s.tickets)} "
+                               "done") for s in sheets], False),
+            ("Asian Express (E4)", [(s.asian_express, f"longest path {s.longest_path}")
+                                    for s in sheets], False),
+            ("Globetrotter (E5)", [(s.globetrotter, "") for s in sheets], False),
+            ("Total", [(s.total, "") for s in sheets], True),
+            ("Rank (E6)", [(s.rank, "") for s in sheets], False)]
+    return {"rows": rows, "sheets": [
+        {"team": team_name(s.team),
+         "tickets": [f"{'✓' if t.completed else '✗'} {t.cities[0]} - {t.cities[1]} "
+                     f"({'+' if t.completed else '−'}{t.points})" for t in s.tickets]}
+        for s in sheets]}
 
-    return ("<div class='tb-scores'><h2>Score sheet</h2><table>"
-            f"<tr><th></th>{head}</tr>"
-            + row("Routes (E2)", [s.route_points for s in sheets])
-            + row("Tickets (E3)", [signed(s.ticket_points) + detail(
-                f"{s.completed} of {len(s.tickets)} done") for s in sheets])
-            + row("Asian Express (E4)", [str(s.asian_express) + detail(
-                f"longest path {s.longest_path}") for s in sheets])
-            + row("Globetrotter (E5)", [s.globetrotter for s in sheets])
-            + row("<b>Total</b>", [f"<b>{s.total}</b>" for s in sheets])
-            + row("Rank (E6)", [s.rank for s in sheets])
-            + row("Tickets", [tickets(s) for s in sheets]) + "</table></div>")
+
+def page_context(table: str, frame: str, version: int) -> dict:
+    """What ``board.html`` shows around the first frame (the script follows from there)."""
+    return {"table": table, "frame": frame, "version": version, "css": _CSS}
 
 
 _CSS = """
 html { font-family: system-ui, "DejaVu Sans", Arial, sans-serif; background: #fafaf7;
-  color: #1b1b1b; font-size: clamp(15px, 1.1vw, 24px); }
-body { margin: 0; padding: 0.6rem 1rem; }
+  color: #1b1b1b; font-size: clamp(14px, 1.05vw, 24px); }
+body { margin: 0; padding: 0.4rem 0.8rem; }
 .tb-head { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem;
   flex-wrap: wrap; }
-.tb-status { font-size: 2rem; font-weight: 800; }
+.tb-status { font-size: 1.8rem; font-weight: 800; }
 .tb-when { font-size: 1.2rem; opacity: 0.8; }
-.tb-controls { display: flex; gap: 0.5rem; align-items: center; margin: 0.3rem 0; }
+.tb-controls { display: flex; gap: 0.5rem; align-items: center; margin: 0.2rem 0; }
 .tb-controls button { font-size: 1.1rem; padding: 0.2rem 0.9rem; }
-.tb-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem;
+/* the projector's layout: the map two thirds of the width, the seats and the log beside it */
+.tb-grid { display: grid; grid-template-columns: minmax(0, 68fr) minmax(0, 32fr); gap: 0.8rem;
   align-items: start; }
-@media (max-width: 1000px) { .tb-grid { grid-template-columns: 1fr; } }
-.tb-side { display: flex; flex-direction: column; gap: 0.6rem; }
+/* city names at least 24 px at 1920x1080: 22 map units on a map 1132 wide, drawn ~1270 px */
+.tb-map .ttr-city-label { font-size: 22px; }
+@media (max-width: 1000px) { .tb-grid { grid-template-columns: minmax(0, 1fr); }
+  .tb-map .ttr-city-label { font-size: 16px; } }
+@media (max-width: 600px) { th, td { padding: 0.1rem 0.3rem; } table { font-size: 0.95rem; }
+  .tb-status { font-size: 1.4rem; } }
+.tb-side { display: flex; flex-direction: column; gap: 0.5rem; }
 .tb-table { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
-.tb-side .ttr-root { zoom: 1.2; }
-.tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.2rem; }
-.tb-piles b { font-size: 1.6rem; }
-.tb-tickets { font-size: 0.85rem; text-align: left; display: inline-block; }
+.tb-piles { display: flex; flex-direction: column; gap: 0.2rem; font-size: 1.1rem; }
+.tb-piles b { font-size: 1.4rem; }
+.tb-tickets { font-size: 0.8rem; text-align: left; display: inline-block; }
 .tb-detail { display: block; font-size: 0.8rem; opacity: 0.8; white-space: nowrap; }
-table { border-collapse: collapse; font-size: 1.2rem; }
-th, td { padding: 0.15rem 0.7rem; text-align: left; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 1.1rem; }
+th, td { padding: 0.1rem 0.6rem; text-align: left; border-bottom: 1px solid #ccc; }
 .tb-num { text-align: right; font-variant-numeric: tabular-nums; }
 .tb-team th { background: #eceff1; font-weight: 700; }
 .tb-move td { font-weight: 800; background: #fff3c4; }
-.tb-log h2, .tb-scores h2 { font-size: 1.3rem; margin: 0.2rem 0; }
-.tb-log ol { margin: 0; padding-left: 2.6rem; font-size: 1.1rem; }
+.tb-bot { font-size: 0.85rem; font-weight: 700; color: #6b4f00; background: #f3e6c0;
+  border-radius: 4px; padding: 0 0.3rem; white-space: nowrap; }
+.tb-log h2, .tb-scores h2 { font-size: 1.2rem; margin: 0.1rem 0; }
+.tb-hint { font-size: 0.8rem; font-weight: 400; opacity: 0.75; }
+.tb-log ol { margin: 0; padding-left: 3.2rem; font-size: 1rem; }
 .tb-log li.tb-new { font-weight: 800; background: #fff3c4; }
-.tb-scores { border: 3px solid #2e7d32; border-radius: 10px; padding: 0.4rem 0.6rem; }
+.tb-total td { font-weight: 800; }
+.tb-scores { border: 3px solid #2e7d32; border-radius: 10px; padding: 0.3rem 0.5rem; }
+.tb-scores { overflow-x: auto; }
+.tb-scores table { font-size: 1rem; width: 100%; }
+.tb-scores th, .tb-scores td { padding: 0.1rem 0.3rem; }
+.tb-scores .tb-detail { white-space: normal; }
 details { font-size: 0.9rem; }
 """
 
-_SCRIPT = """
+SCRIPT = """
 const box = document.getElementById('frame'), at = document.getElementById('at');
-const base = location.pathname.replace(/\\/board$/, '/board/frame');
+const base = box.dataset.frame;
 let shown = +box.dataset.version, latest = shown, step = null;
 function paint(d) { box.innerHTML = d.html; box.dataset.version = shown = d.version;
   latest = d.latest;
@@ -226,17 +232,3 @@ document.addEventListener('keydown', ev => {
 });
 follow();
 """
-
-
-def page_html(table: str, frame: str, version: int) -> str:
-    """The whole page, showing ``frame`` until the script has the next version."""
-    e = html.escape
-    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>Table {e(table)}: the board</title><style>{_CSS}</style></head><body>"
-            "<nav class='tb-controls' aria-label='Step through the game'>"
-            "<button id='back' title='One action back (left arrow)'>◀ Back</button>"
-            "<button id='next' title='One action forward (right arrow)'>Forward ▶</button>"
-            "<button id='live'>Live</button><span id='at'>live</span></nav>"
-            f"<main id='frame' data-version='{version}'>{frame}</main>"
-            f"<script>{_SCRIPT}</script></body></html>")

@@ -4,6 +4,9 @@
 ``deploy/jupyterhub/``), which hands it its address, prefix and OAuth client in ``JUPYTERHUB_*``
 variables. Then:
 
+- every handler is its class with JupyterHub's ``HubOAuthenticated`` mixed in front
+  (:func:`hub_class`): the Hub's user check (``check_hub_user``: the service's access scope),
+  its login address and its XSRF tokens, as JupyterHub's own services use them;
 - pages log in with the Hub's OAuth (``HubOAuth``; the callback is ``<prefix>oauth_callback``);
   the API takes a Hub token (``Authorization: token ...``): a lesson kernel sends the learner's
   ``JUPYTERHUB_API_TOKEN``. A token must hold the service's access scope
@@ -18,9 +21,8 @@ The standalone mode (token file, seat keys only) stays the default for one machi
 
 from __future__ import annotations
 
+import functools
 import os
-
-from tornado.httputil import url_concat
 
 #: the custom scope (``c.JupyterHub.custom_scopes``) that makes a Hub user a teacher here
 TEACHER_SCOPE = "custom:ttr:teach"
@@ -49,11 +51,35 @@ def service_address() -> tuple[str, int]:
     return url.hostname or "127.0.0.1", url.port or 80
 
 
-def login_url(handler) -> str:
-    """The Hub's login for this page: an OAuth round trip that comes back to it."""
-    auth = handler.hub
-    state = auth.set_state_cookie(handler, next_url=handler.request.uri)
-    return url_concat(auth.login_url, {"state": state})
+@functools.cache
+def hub_class(cls: type) -> type:
+    """``cls`` with JupyterHub's ``HubOAuthenticated`` in front, its ``hub_auth`` the server's
+    one ``HubOAuth``. (Otherwise HubOAuth patches tornado's own RequestHandler for XSRF.)"""
+    from jupyterhub.services.auth import HubOAuthenticated
+
+    if issubclass(cls, HubOAuthenticated):
+        return cls
+    return type(cls.__name__, (HubOAuthenticated, cls), {
+        "__module__": cls.__module__, "__doc__": cls.__doc__,
+        "hub_auth": property(lambda self: self.server.hub)})
+
+
+async def hub_user(handler) -> dict | None:
+    """The Hub's model of the user asking, if the Hub knows them and the mixin's
+    ``check_hub_user`` lets them in (the service's access scope); else None. Asked once per
+    request, without blocking the loop (the mixin's ``get_current_user`` is synchronous)."""
+    from jupyterhub.services.auth import UserNotAllowed
+
+    model = await handler.hub_auth.get_user(handler, sync=False)
+    if not model or model.get("kind", "user") != "user":
+        allowed = None
+    else:
+        try:
+            allowed = handler.check_hub_user(model)
+        except UserNotAllowed:
+            allowed = None
+    handler._hub_auth_user_cache = allowed  # the mixin's get_current_user answers this
+    return allowed
 
 
 def routes(server) -> list:

@@ -73,22 +73,25 @@ def _markdown(text: str) -> str:
     return str(mistune.html(text))
 
 
-def _link(match: re.Match, classroom: str) -> str:
+def _link(match: re.Match, classroom: str, teacher_url) -> str:
+    # the notebooks' own links (Markdown that ttrlib's authors wrote), not an address of a
+    # request: a teacher page's address is built by the server's url(), as in the templates
     target = match.group(2)
     stem = target.removesuffix(".ipynb")
     page = next((name for name, (file, _) in PAGES.items() if file == target), None)
     if page:
-        return f'{match.group(1)}"/teacher/{page}"'
+        return f'{match.group(1)}"{teacher_url("/teacher/" + page)}"'
     if _LESSON.fullmatch(target) and classroom:
         return f'{match.group(1)}"{classroom}/voila/render/{stem}.ipynb"'
     return match.group(0)
 
 
-def notebook_html(name: str, classroom: str = "") -> str:
-    """The page of the teacher notebook ``name`` (a key of PAGES); lessons link to ``classroom``
-    (the classroom app's address), or stay as they are without one."""
+def notebook_body(name: str, classroom: str = "", teacher_url=lambda path: path) -> str:
+    """The body of the page of the teacher notebook ``name`` (a key of PAGES): its Markdown
+    rendered and its pictures drawn; lessons link to ``classroom`` (the classroom app's
+    address), or stay as they are without one; the teacher's pages to ``teacher_url(path)``."""
     classroom = classroom.rstrip("/")
-    file, title = PAGES[name]
+    file, _ = PAGES[name]
     cells = json.loads((NOTEBOOKS / file).read_text(encoding="utf-8"))["cells"]
     parts = []
     for cell in cells:
@@ -100,24 +103,21 @@ def notebook_html(name: str, classroom: str = "") -> str:
             if shown:
                 function, args = shown
                 parts.append(function(*args))
-    body = re.sub(r'(href=)"([^"/:#?]+\.ipynb)"', lambda m: _link(m, classroom), "".join(parts))
-    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{title}</title><style>body {{ font: 15px/1.45 system-ui, sans-serif; "
-            "margin: 16px auto; max-width: 1100px; padding: 0 20px; color: #1d232a; }"
-            "table { border-collapse: collapse; } th, td { padding: 4px 8px; "
-            "border-bottom: 1px solid #ddd; }</style></head><body>"
-            "<p><a href='/teacher'>The teacher's room</a></p>" + body + "</body></html>")
+    return re.sub(r'(href=)"([^"/:#?]+\.ipynb)"', lambda m: _link(m, classroom, teacher_url),
+                  "".join(parts))
+
+
+def notebook_html(name: str, classroom: str = "") -> str:
+    """The whole page of ``name`` outside a server (the tests read it): its body in a page."""
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>"
+            f"{PAGES[name][1]}</title></head><body>{notebook_body(name, classroom)}</body></html>")
 
 
 class MaterialPage(Handler):
     def get(self, name: str) -> None:
         self.require_teacher()
-        self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.set_header("Cache-Control", "no-store")
-        self.set_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
-                        "img-src data:; frame-ancestors 'none'")
-        self.finish(notebook_html(name, self.server.lessons_url))
+        self.page("material.html", title=PAGES[name][1],
+                  body=notebook_body(name, self.server.lessons_url, self.url))
 
 
 def routes(server) -> list:

@@ -18,7 +18,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -52,6 +54,8 @@ STEPS = [
      # SQLite's rowid)
      "postgresql": _CHECKS.replace("id INTEGER PRIMARY KEY",
                                    "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")},
+    # when the server recorded it (seconds since 1970, UTC); None for the rows made before
+    "ALTER TABLE checks ADD COLUMN at DOUBLE PRECISION",
 ]
 
 _LEARNER = re.compile(r"[0-9a-f]{32}")
@@ -128,16 +132,21 @@ def canonical_in_key(exercise: Exercise, answer) -> bool:
     return str(value) == answer and (exercise.kind == "number" or 0 <= value <= 1)
 
 
-def add(conn, row: tuple) -> None:
+def add(conn, row: tuple, at: float | None = None) -> None:
+    """Record ``row`` (``FIELDS``' order), stamped with the server's time (``at``: now)."""
     with transaction(conn):
         conn.execute("INSERT INTO checks (learner, lesson, exercise, try, verdict, answer, "
-                     "revealed) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                     "revealed, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     (*row, time.time() if at is None else at))
 
 
 def forget(conn) -> int:
     """Delete every record of the class (and the space they took); returns how many."""
     with transaction(conn):
         count = conn.execute("DELETE FROM checks").rowcount
+        # the learners the server issued (server.learners) go too: a forgotten class is new
+        if conn.execute("SELECT 1 FROM schema WHERE module = 'learners'").fetchone():
+            conn.execute("DELETE FROM learners")
     conn.execute("VACUUM" if dialect(conn) == "sqlite" else "VACUUM FULL checks")  # the
     # deleted rows' pages are overwritten, not merely freed
     if dialect(conn) == "sqlite":
@@ -209,12 +218,35 @@ def summary(conn) -> list[ExerciseProgress]:
             for lesson, ex_id in order if (lesson, ex_id) in rows]
 
 
+class Summaries:
+    """``summary`` computed again only when the records changed (``/api/progress`` and the
+    progress page ask every few seconds per open page): their version is the last record's
+    number with their count (a forgotten class counts from nothing again)."""
+
+    def __init__(self):
+        self.version: tuple | None = None
+        self.summary: list[ExerciseProgress] = []
+
+    def get(self, conn) -> list[ExerciseProgress]:
+        version = tuple(conn.execute("SELECT MAX(id), COUNT(*) FROM checks").fetchone())
+        if version != self.version:
+            self.summary, self.version = summary(conn), version
+        return self.summary
+
+
+def _when(at) -> str:
+    """A record's time as a spreadsheet reads it (UTC, to the second); empty if unknown."""
+    if at is None:
+        return ""
+    return datetime.fromtimestamp(float(at), timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def records_csv(conn) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["record", *FIELDS])
-    for row in conn.execute(f"SELECT id, {', '.join(FIELDS)} FROM checks ORDER BY id"):
-        writer.writerow([*row[:-1], "yes" if row[-1] else "no"])
+    writer.writerow(["record", "time (UTC)", *FIELDS])
+    for row in conn.execute(f"SELECT id, at, {', '.join(FIELDS)} FROM checks ORDER BY id"):
+        writer.writerow([row[0], _when(row[1]), *row[2:-1], "yes" if row[-1] else "no"])
     return out.getvalue()
 
 
@@ -222,10 +254,12 @@ def summary_csv(conn) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["lesson", "exercise", "learners", "right_first_try", "right", "revealed",
-                     "common wrong answers"])
+                     "common wrong answers", "misconceptions"])
     for p in summary(conn):
         writer.writerow([p.lesson, p.exercise, p.learners, p.right_first_try, p.right,
-                         p.revealed, JOIN.join(f"{w.answer} ({w.learners})" for w in p.wrong)])
+                         p.revealed, JOIN.join(f"{w.answer} ({w.learners})" for w in p.wrong),
+                         JOIN.join(f"{w.answer}: {w.misconception}" for w in p.wrong
+                                   if w.misconception)])
     return out.getvalue()
 
 
