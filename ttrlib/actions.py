@@ -43,13 +43,13 @@ class TooMany:
         return self.text
 
 
-def _first(value, most: int, what: str) -> Any:
+def _first(value: Any, most: int, what: str) -> Any:
     """The items of the iterable ``value``, read up to ``most + 1`` of them (``TooMany`` then)."""
     items = list(islice(iter(value), most + 1))
     return TooMany(most, what) if len(items) > most else items
 
 
-def _as_cards(value) -> Any:
+def _as_cards(value: Any) -> Any:
     """Cards given as ``CardCounts``, a colour -> count table or a list of colours. A value
     that is none of these is kept as given: the rules' check names the field (K1)."""
     if isinstance(value, CardCounts):
@@ -67,7 +67,7 @@ def _as_cards(value) -> Any:
     return value
 
 
-def _as_ids(value) -> Any:
+def _as_ids(value: Any) -> Any:
     """Ticket ids as a frozenset; one id given alone is that id (``KeepTickets("T04", "T04")``
     keeps T04). A value that is not a collection of ids is kept as given for the check."""
     if isinstance(value, str):
@@ -87,16 +87,20 @@ class KeepTickets:
     keep: frozenset[str]
     share: str
 
-    def __init__(self, keep, share: str):
+    def __init__(self, keep: Any, share: str):
         object.__setattr__(self, "keep", _as_ids(keep))
         object.__setattr__(self, "share", share)
+
+
+#: Where a card is drawn from: the deck or a face-up slot 0-4 (D1).
+DrawSource = Union[Literal["deck"], int]
 
 
 @dataclass(frozen=True)
 class DrawCard:
     """Take a train card: ``"deck"`` or a face-up slot ``0``-``4`` (D1-D3)."""
 
-    source: Union[Literal["deck"], int]
+    source: DrawSource
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,7 @@ class Claim:
     #: that a lesson can let a learner try, and hear the rule from the engine.
     teammate: CardCounts = field(default=EMPTY)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "hand", _as_cards(self.hand))
         object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
         object.__setattr__(self, "teammate", _as_cards(self.teammate))
@@ -136,7 +140,7 @@ class PayTunnel:
     hand: CardCounts = field(default=EMPTY)
     cardholder: CardCounts = field(default=EMPTY)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "hand", _as_cards(self.hand))
         object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
 
@@ -161,7 +165,7 @@ class ShareTickets:
 
     tickets: frozenset[str]
 
-    def __init__(self, tickets):
+    def __init__(self, tickets: Any):
         object.__setattr__(self, "tickets", _as_ids(tickets))
 
 

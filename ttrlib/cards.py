@@ -84,7 +84,7 @@ class CardCounts:
 
     def __init__(self, counts: "Mapping[Color | str, int] | CardCounts | None" = None, /, **kw: int):
         c = [0] * len(COLORS)
-        items: list = []
+        items: list[tuple[Color | str, int]] = []
         if isinstance(counts, CardCounts):
             c = list(counts._c)
         elif counts is not None:

@@ -13,7 +13,8 @@ revealed cards a screen still shows face down is told without them (``reveal=Fal
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from . import events as ev
 from .seats import seat_name, team_name
@@ -68,7 +69,7 @@ def _tunnel(e: ev.TunnelTried) -> str:
             f"{plural(e.extra, 'extra card')} owed (U1, U2)")
 
 
-_WORDS = {
+_WORDS: dict[type[ev.Event], Callable[[Any], str]] = {
     ev.Setup: lambda e: (f"{e.players} players; each is dealt {STARTING_HAND} train cards and "
                          f"{SETUP_TICKETS_DEALT} tickets"),
     ev.Reshuffle: lambda e: (f"the draw pile is empty: {plural(e.count, 'discarded card')} "

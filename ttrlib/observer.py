@@ -124,8 +124,8 @@ def _known_in_cardholders(g: GameState, seat: int) -> dict[int, CardCounts]:
     return {t: g.known_in_cardholders[t] for t in range(g.teams) if t != team}
 
 
-def _unseen_of(g: GameState, seat: int, discard: CardCounts, known_hands: dict,
-               known_holders: dict) -> CardCounts:
+def _unseen_of(g: GameState, seat: int, discard: CardCounts, known_hands: dict[int, CardCounts],
+               known_holders: dict[int, CardCounts]) -> CardCounts:
     """Every card ``seat`` cannot place: the deck less what it sees (I1)."""
     face_up = CardCounts.of(c for c in g.face_up if c is not None)
     seen = [g.hands[seat], g.cardholders[team_of(seat)], face_up, discard, *known_hands.values(),

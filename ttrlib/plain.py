@@ -61,7 +61,7 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-def view_to_plain(view: Any) -> dict:
+def view_to_plain(view: Any) -> dict[str, Any]:
     """A seat's ``PlayerView`` without its board (sent once, it never changes) and its events
     (narrated apart, for the reader): what a client of the class server receives."""
     return {f.name: to_plain(getattr(view, f.name)) for f in dataclasses.fields(view)
@@ -89,7 +89,8 @@ def action_from_plain(data: Any) -> act.Action:
                 raise ActionError(f"{where} is missing")
             continue
         values[f.name] = _field(where, f.name, data[f.name])
-    return cls(**values)
+    action: act.Action = cls(**values)
+    return action
 
 
 def _field(where: str, name: str, value: Any) -> Any:
@@ -141,6 +142,6 @@ PUBLIC_FIELDS = ("players", "phase", "to_move", "face_up", "discard", "draw_pile
                  "team_ticket_counts", "cardholder_sizes", "tunnel", "final_round")
 
 
-def public_to_plain(view: Any) -> dict:
+def public_to_plain(view: Any) -> dict[str, Any]:
     """The public part of a seat's view (``PUBLIC_FIELDS``), in plain form."""
     return {name: to_plain(getattr(view, name)) for name in PUBLIC_FIELDS}

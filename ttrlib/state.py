@@ -95,7 +95,7 @@ def _copy_lists(lists: list[list[str]]) -> list[list[str]]:
     return [list(x) for x in lists]
 
 
-def _fresh_list(_: list) -> list:
+def _fresh_list(_: list[Any]) -> list[Any]:
     return []
 
 
@@ -261,7 +261,8 @@ def _copy_function() -> Callable[[GameState, np.random.Generator], GameState]:
             scope[f"copy_{name}"] = p.copy
             args.append(f"copy_{name}(state.{name})")
     exec(f"def copy(state, rng):\n    return GameState({', '.join(args)})", scope)
-    return scope["copy"]
+    copy: Callable[[GameState, np.random.Generator], GameState] = scope["copy"]
+    return copy
 
 
 _copy = _copy_function()

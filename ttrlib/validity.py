@@ -164,7 +164,7 @@ def event_problem(events: Any, players: int) -> Problem | None:
     return None
 
 
-def row_kept_by_policy(events: list, taking: bool) -> bool:
+def row_kept_by_policy(events: list[Event], taking: bool) -> bool:
     """C5 policy: did the last check of the face-up row keep 3 locomotives (``no_reset``: the
     cards left then could not help; or ``MAX_FACE_UP_RESETS`` resets ran out)? Read from the
     log: the last events that changed the row (a reset, a kept row, a face-up card taken).

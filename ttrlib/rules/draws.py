@@ -7,6 +7,7 @@ where the rulebook is silent are listed in ``ttrlib.rules``.
 
 from __future__ import annotations
 
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from .. import actions as act
@@ -19,7 +20,7 @@ from . import check_mode, deck
 from .ending import end_turn
 
 
-def _check_source(state: GameState, source, *, second: bool) -> None:
+def _check_source(state: GameState, source: object, *, second: bool) -> None:
     """D1, D3, C6: a card can be taken from ``source`` now."""
     if isinstance(source, str) and source == "deck":
         if not state.can_draw_from_deck():
@@ -35,18 +36,19 @@ def _check_source(state: GameState, source, *, second: bool) -> None:
         raise IllegalDraw("D3", "a face-up locomotive may not be taken as the second card")
 
 
-def _take(state: GameState, source) -> tuple[Color, int | None]:
+def _take(state: GameState, source: act.DrawSource) -> tuple[Color, int | None]:
     """Take the checked card; a face-up slot is left empty (the caller replaces it, D3)."""
-    if source == "deck":
+    if isinstance(source, str):  # "deck": the check let no other string through
         return deck.pop_deck(state), None
     card = state.face_up[source]
+    assert card is not None  # the check refused an empty slot (D1)
     state.face_up[source] = None
     return card, source
 
 
-def second_sources(state: GameState) -> list:
+def second_sources(state: GameState) -> list[act.DrawSource]:
     """D3, C6: where the second card may come from."""
-    sources: list = ["deck"] if state.can_draw_from_deck() else []
+    sources: list[act.DrawSource] = ["deck"] if state.can_draw_from_deck() else []
     sources += [i for i, c in enumerate(state.face_up)
                 if c is not None and c is not Color.LOCOMOTIVE]
     return sources
@@ -73,12 +75,12 @@ def rebuilt_second(state: GameState) -> tuple[act.DrawCard, ...]:
 # from them: [row, deck flag, first draws or None, second draws or None]. The row changes in
 # several places (a draw, a refill, a C5 reset, a position), so the entry is not updated there
 # but compared with the row at each call (5 slots and one flag), and emptied when it differs.
-_KEPT: WeakKeyDictionary[GameState, list] = WeakKeyDictionary()
+_KEPT: WeakKeyDictionary[GameState, list[Any]] = WeakKeyDictionary()
 _FIRST, _SECOND = 2, 3
 _REBUILD = {_FIRST: rebuilt_first, _SECOND: rebuilt_second}
 
 
-def unchanged(entry: list, state: GameState) -> bool:
+def unchanged(entry: list[Any], state: GameState) -> bool:
     """Does ``entry`` still describe ``state``'s row and deck (what the draw lists read)?"""
     return entry[1] is state.can_draw_from_deck() and entry[0] == state.face_up
 
@@ -89,7 +91,7 @@ def _kept(state: GameState, which: int) -> tuple[act.DrawCard, ...]:
         entry = _KEPT[state] = [None, None, None, None]
     if not unchanged(entry, state):
         entry[:] = list(state.face_up), state.can_draw_from_deck(), None, None
-    out = entry[which]
+    out: tuple[act.DrawCard, ...] | None = entry[which]
     if out is None:
         out = entry[which] = _REBUILD[which](state)
     elif check_mode.CHECK:
