@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, get_args, get_type_hints
 
-from .cards import EMPTY, CardCounts, standard_deck
+from .cards import EMPTY, MOST_CARDS, CardCounts, Place
 
-#: The most cards an action can name (the whole deck, C1) and the most ticket ids (an offer
+#: The most cards an action can name (the whole deck, C1: ``cards.MOST_CARDS``) and the most
+#: ticket ids (an offer
 #: holds 5, T1). An iterable is read up to one item beyond, never to its end: it may be endless.
-MOST_CARDS = len(standard_deck())
 MOST_IDS = 16
 
 
@@ -105,10 +105,14 @@ class DrawCard:
 
 @dataclass(frozen=True)
 class PlaceCard:
-    """Where the first drawn card goes: ``"hand"`` or ``"cardholder"``; the second card goes to
-    the other place (D1)."""
+    """Where the first drawn card goes: ``Place.HAND`` or ``Place.CARDHOLDER`` (or their words
+    ``"hand"``, ``"cardholder"``); the second card goes to the other place (D1). Any other
+    value is kept as given: the rules' check names the field."""
 
-    to: Literal["hand", "cardholder"]
+    to: Place
+
+    def __init__(self, to: Place | str):
+        object.__setattr__(self, "to", Place.read(to) or to)
 
 
 @dataclass(frozen=True)
@@ -177,3 +181,9 @@ class Pass:
 Action = Union[
     KeepTickets, DrawCard, PlaceCard, Claim, PayTunnel, Withdraw, DrawTickets, ShareTickets, Pass
 ]
+
+#: Action class -> the names of its fields typed ``CardCounts``, read off the annotations: the
+#: plain codec reads those fields as cards and the rules' checks name junk in them (K1).
+CARD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(name for name, kind in get_type_hints(cls).items() if kind is CardCounts)
+    for cls in get_args(Action)}

@@ -54,7 +54,7 @@ from .board import (
     board_from_dict,
     data_problem,
 )
-from .cards import COLORS, CardCounts, Color, standard_deck
+from .cards import COLORS, CardCounts, Color, Place, standard_deck
 from .errors import BoardError, SaveError, TTRError, shown
 from .events import Event
 from .history import Step, rng_from_state, rng_state, step_from_plain
@@ -148,7 +148,8 @@ _WRITE: dict[str, Callable[[Any], Any]] = {
     "choices": lambda v: {str(seat): {"keep": sorted(c.keep), "share": c.share}
                           for seat, c in sorted(v.items())},
     "phase": lambda v: v.value,
-    "seat": _same, "count": _same, "slot?": _same, "place?": _same, "turns_left?": _same,
+    "seat": _same, "count": _same, "slot?": _same,
+    "place?": lambda v: None if v is None else v.value, "turns_left?": _same,
     "colour?": lambda v: None if v is None else v.value,
     "tunnel?": _tunnel_to_dict,
     "events": lambda v: [e.to_dict() for e in v],
@@ -340,14 +341,10 @@ _COLOR_VALUES = {c.value for c in COLORS}
 
 
 def _counts(field: str, v: Any) -> CardCounts:
-    if not isinstance(v, dict) or len(v) > len(COLORS):
-        raise _err(_where(field), f"must map colours to counts, not {shown(v)}")
-    for k, n in v.items():
-        _color(field, k)
-        if not _is_int(n) or not 0 <= n <= MOST_CARDS:
-            raise _err(_where(field), f"count of {shown(k)} must be a whole number 0-{MOST_CARDS}, "
-                       f"not {shown(n)}")
-    return CardCounts(v)
+    try:
+        return CardCounts.from_plain(v)
+    except ValueError as exc:
+        raise _err(_where(field), f"must be {exc}") from None
 
 
 def _ids(v: Any, most: int) -> bool:
@@ -437,10 +434,10 @@ def _read_slot(v: Any, field: str, g: _Game) -> int | None:
     return value
 
 
-def _read_place(v: Any, field: str, g: _Game) -> str | None:
-    value: str | None = _need(v, field, v in (None, "hand", "cardholder"),
-                              "null, 'hand' or 'cardholder'")
-    return value
+def _read_place(v: Any, field: str, g: _Game) -> Place | None:
+    place = Place.read(v)
+    _need(v, field, v is None or place is not None, "null, 'hand' or 'cardholder'")
+    return place
 
 
 def _read_turns_left(v: Any, field: str, g: _Game) -> int | None:

@@ -191,8 +191,8 @@ _CARDS = "train cards, e.g. CardCounts(red=2) or {'red': 2}"
 
 def check_cards_fields(a: act.Claim | act.PayTunnel, error: type[IllegalMove]) -> None:
     """The card fields of a ``Claim`` or ``PayTunnel`` hold cards (junk is named, K1)."""
-    for name in ("hand", "cardholder", "teammate"):
-        value = getattr(a, name, None)
+    for name in act.CARD_FIELDS[type(a)]:
+        value = getattr(a, name)
         if value is not None and not isinstance(value, CardCounts):
             raise error("K1", f"{type(a).__name__}.{name}: {_CARDS}, not {shown(value)}")
 

@@ -11,9 +11,9 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from .. import actions as act
-from ..cards import Color
+from ..cards import Color, Place
 from ..errors import IllegalDraw, shown
-from ..events import Draw, Placed
+from ..events import Draw, DrawStep, Placed
 from ..seats import team_of
 from ..state import FACE_UP, GameState, Phase
 from . import check_mode, deck
@@ -56,7 +56,7 @@ def second_sources(state: GameState) -> list[act.DrawSource]:
 
 # Actions are immutable, so the same objects serve every position that offers them.
 _DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
-_PLACE = (act.PlaceCard("hand"), act.PlaceCard("cardholder"))
+_PLACE = tuple(act.PlaceCard(place) for place in Place)
 
 
 def rebuilt_first(state: GameState) -> tuple[act.DrawCard, ...]:
@@ -126,20 +126,20 @@ def do_draw_first(state: GameState, a: act.DrawCard) -> None:
         # D2: a face-up locomotive as first card is the whole draw, and goes to the cardholder.
         state.cardholders[team_of(seat)] += deck.ONE[card]
         state.known_in_cardholders[team_of(seat)] += deck.ONE[card]
-        deck.log(state, Draw(seat=seat, step="locomotive", slot=slot, card=card))
+        deck.log(state, Draw(seat=seat, step=DrawStep.LOCOMOTIVE, slot=slot, card=card))
         deck.replace(state, slot)
         end_turn(state)
         return
     state.drawn = card
     state.taken_slot = slot  # D3 policy: the slot stays empty until the card is placed
     state.phase = Phase.PLACE_CARD
-    deck.log(state, Draw(seat=seat, step="first", slot=slot,
+    deck.log(state, Draw(seat=seat, step=DrawStep.FIRST, slot=slot,
                          card=card if slot is not None else None))
 
 
 # --- D1, D4: placing the first card ------------------------------------------------------------
 def check_place(state: GameState, a: act.PlaceCard) -> None:
-    if not (isinstance(a.to, str) and a.to in ("hand", "cardholder")):
+    if not isinstance(a.to, Place):
         raise IllegalDraw("D1", "PlaceCard.to: the card goes to 'hand' or 'cardholder', not "
                           f"{shown(a.to)}")
 
@@ -160,7 +160,7 @@ def do_place(state: GameState, a: act.PlaceCard) -> None:
     if legal_draw_second(state):  # kept: the next legal list reads the same entry
         state.phase = Phase.SECOND_CARD
     else:
-        deck.log(state, Draw(seat=seat, step="none"))  # D4
+        deck.log(state, Draw(seat=seat, step=DrawStep.NONE))  # D4
         end_turn(state)
 
 
@@ -172,9 +172,10 @@ def check_draw_second(state: GameState, a: act.DrawCard) -> None:
 def do_draw_second(state: GameState, a: act.DrawCard) -> None:
     seat = state.to_move
     card, slot = _take(state, a.source)
-    to = "cardholder" if state.first_to == "hand" else "hand"
+    assert state.first_to is not None  # SECOND_CARD follows a placed first card (D1)
+    to = state.first_to.other
     deck.put(state, seat, card, to, known=slot is not None)
-    deck.log(state, Draw(seat=seat, step="second", slot=slot,
+    deck.log(state, Draw(seat=seat, step=DrawStep.SECOND, slot=slot,
                          card=card if slot is not None else None, to=to))
     if slot is not None:
         deck.replace(state, slot)  # D3, C5
