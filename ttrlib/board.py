@@ -483,6 +483,9 @@ def load_board(path: "str | os.PathLike[str]") -> Board:
             raw = file.read(MAX_BOARD_TEXT + 1)  # never more: a huge file is refused unread
     except OSError as exc:
         raise BoardError(f"{path}: cannot read the board file ({exc.strerror or exc})") from None
+    except ValueError:  # the path holds a NUL byte: no file is named so (open refuses it)
+        raise BoardError(f"load_board: the path {shown(str(path))} holds a NUL byte, which no "
+                         "file name can hold") from None
     if len(raw) > MAX_BOARD_TEXT:
         raise BoardError(f"{path}: the board file is bigger than {MAX_BOARD_TEXT} bytes, the "
                          "most a board file may hold")
