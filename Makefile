@@ -6,7 +6,8 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab lessons-copy fresh-lessons test classroom classroom-forget bench handouts clean
+.PHONY: lab lessons-copy fresh-lessons test test-quick lint types classroom classroom-forget bench \
+  handouts clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +80,23 @@ PYTEST_ARGS ?= -n 2
 # into .venv/node_modules, on the PATH.
 test: $(STAMP)
 	PATH="$(CURDIR)/$(VENV)/node_modules/.bin:$$PATH" $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# A contributor's loop: every test that needs no browser, notebook kernel, Hub, PostgreSQL,
+# network, server process or worker processes (the markers are in pyproject.toml; server,
+# network and slow are set by tests/conftest.py). `make test` stays the whole suite, as CI runs.
+QUICK := not (browser or notebook or hub or server or network or slow)
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "$(QUICK)"
+
+# What CI checks before the tests: ruff, and the notebooks stored without outputs.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/nbstripout --verify notebooks/*.ipynb
+
+# mypy on ttrlib/: its default mode, and the engine core as `mypy --strict` checks it (the
+# [[tool.mypy.overrides]] block of pyproject.toml).
+types: $(STAMP)
+	$(BIN)/mypy
 
 # The rules cheat-sheet and the glossary as printable HTML pages (generated from the rules reference).
 handouts: $(STAMP)

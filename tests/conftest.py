@@ -1,3 +1,5 @@
+import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -50,3 +52,93 @@ try:
         yield
 except ImportError:  # pragma: no cover - pytest runs the tests
     pass
+
+
+# --- the quick loop (issue 31): markers for every test that needs more than this process ------
+# `make test-quick` runs `-m "not (browser or notebook or hub or server or network or slow)"`.
+# browser, notebook and hub are marked in their files; the three below are found here, so that
+# a new test gets its marker without anyone remembering it:
+#   server  - starts a class-server process (``server_harness.start_server``) or a server through
+#             ``make`` (JupyterLab, Voila), directly, through a fixture or a helper of its module;
+#   network - asks the package index (a short table: the one delivery test);
+#   slow    - starts worker processes (a process pool, a fork, a Dask cluster), or is one of the
+#             few in-process tests that take many CPU-seconds (a short table, measured).
+_STARTS = {
+    "server": re.compile(r"\b(start_server|_make_serves)\("),
+    "slow": re.compile(r"\b(ProcessPoolExecutor|LocalCluster|get_context|Pool)\("),
+}
+_NETWORK = {"test_delivery.py::test_binder_pins_resolve_on_python_311"}
+# In-process tests of more than ~10 CPU-seconds each on the machine of issue 31 (pytest
+# --durations); whole games played many times over. They run in `make test`.
+# A test of worker processes that ttrlib starts itself (executor=None) and one that waits out a
+# 20 s timeout are named here too (a name with its parameters marks that case only).
+_SLOW = {
+    "test_save_mutation.py::test_a_mutated_save_is_refused_naming_a_field_or_is_valid_and_goes_on",
+    "test_experiments.py::test_tournament_widget_runs_and_reads_out_the_result",
+    "test_experiments.py::test_the_stop_button_stops_a_tournament_and_the_sweep[None]",
+    "test_recording.py::test_a_report_that_fails_costs_the_learner_nothing[never answers]",
+}
+
+
+_TESTS = Path(__file__).resolve().parent
+
+
+def _file(obj) -> str:
+    try:
+        return str(Path(inspect.getfile(obj)).resolve())
+    except (OSError, TypeError):
+        return ""
+
+
+def _source(obj) -> str:
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        return ""
+
+
+def _starters(module, kind: str) -> set[str]:
+    """Names of the module's own functions that start what ``kind`` names, directly or through
+    another of them (to a fixed point)."""
+    cache = module.__dict__.setdefault("_ttr_starters", {})
+    if kind in cache:
+        return cache[kind]
+    own = {name: _source(f) for name, f in vars(module).items()
+           if inspect.isfunction(f) and f.__module__ == module.__name__}
+    found: set[str] = set()
+    while True:
+        calls = re.compile(r"\b(%s)\(" % "|".join(map(re.escape, found))) if found else None
+        more = {name for name, text in own.items() if name not in found and (
+            _STARTS[kind].search(text) or (calls and calls.search(text)))}
+        if not more:
+            break
+        found |= more
+    cache[kind] = found
+    return found
+
+
+def _starts(item, kind: str) -> bool:
+    functions = [item.function]
+    for defs in item._fixtureinfo.name2fixturedefs.values():  # the tests' own fixtures only
+        functions += [d.func for d in defs if _TESTS in Path(_file(d.func)).parents]
+    starters = _starters(item.module, kind)
+    calls = re.compile(r"\b(%s)\(" % "|".join(map(re.escape, starters))) if starters else None
+    for f in functions:
+        text = _source(f)
+        if _STARTS[kind].search(text) or (calls and calls.search(text)):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        keys = {f"{item.path.name}::{item.originalname}", f"{item.path.name}::{item.name}"}
+        for kind in _STARTS:
+            if _starts(item, kind):
+                item.add_marker(kind)
+        if keys & _NETWORK:
+            item.add_marker("network")
+        if keys & _SLOW:
+            item.add_marker("slow")

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, get_args, get_type_hints
 
-from .cards import EMPTY, CardCounts, standard_deck
+from .cards import EMPTY, MOST_CARDS, CardCounts, Place
 
-#: The most cards an action can name (the whole deck, C1) and the most ticket ids (an offer
+#: The most cards an action can name (the whole deck, C1: ``cards.MOST_CARDS``) and the most
+#: ticket ids (an offer
 #: holds 5, T1). An iterable is read up to one item beyond, never to its end: it may be endless.
-MOST_CARDS = len(standard_deck())
 MOST_IDS = 16
 
 
@@ -43,13 +43,13 @@ class TooMany:
         return self.text
 
 
-def _first(value, most: int, what: str) -> Any:
+def _first(value: Any, most: int, what: str) -> Any:
     """The items of the iterable ``value``, read up to ``most + 1`` of them (``TooMany`` then)."""
     items = list(islice(iter(value), most + 1))
     return TooMany(most, what) if len(items) > most else items
 
 
-def _as_cards(value) -> Any:
+def _as_cards(value: Any) -> Any:
     """Cards given as ``CardCounts``, a colour -> count table or a list of colours. A value
     that is none of these is kept as given: the rules' check names the field (K1)."""
     if isinstance(value, CardCounts):
@@ -67,7 +67,7 @@ def _as_cards(value) -> Any:
     return value
 
 
-def _as_ids(value) -> Any:
+def _as_ids(value: Any) -> Any:
     """Ticket ids as a frozenset; one id given alone is that id (``KeepTickets("T04", "T04")``
     keeps T04). A value that is not a collection of ids is kept as given for the check."""
     if isinstance(value, str):
@@ -87,24 +87,32 @@ class KeepTickets:
     keep: frozenset[str]
     share: str
 
-    def __init__(self, keep, share: str):
+    def __init__(self, keep: Any, share: str):
         object.__setattr__(self, "keep", _as_ids(keep))
         object.__setattr__(self, "share", share)
+
+
+#: Where a card is drawn from: the deck or a face-up slot 0-4 (D1).
+DrawSource = Union[Literal["deck"], int]
 
 
 @dataclass(frozen=True)
 class DrawCard:
     """Take a train card: ``"deck"`` or a face-up slot ``0``-``4`` (D1-D3)."""
 
-    source: Union[Literal["deck"], int]
+    source: DrawSource
 
 
 @dataclass(frozen=True)
 class PlaceCard:
-    """Where the first drawn card goes: ``"hand"`` or ``"cardholder"``; the second card goes to
-    the other place (D1)."""
+    """Where the first drawn card goes: ``Place.HAND`` or ``Place.CARDHOLDER`` (or their words
+    ``"hand"``, ``"cardholder"``); the second card goes to the other place (D1). Any other
+    value is kept as given: the rules' check names the field."""
 
-    to: Literal["hand", "cardholder"]
+    to: Place
+
+    def __init__(self, to: Place | str):
+        object.__setattr__(self, "to", Place.read(to) or to)
 
 
 @dataclass(frozen=True)
@@ -119,7 +127,7 @@ class Claim:
     #: that a lesson can let a learner try, and hear the rule from the engine.
     teammate: CardCounts = field(default=EMPTY)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "hand", _as_cards(self.hand))
         object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
         object.__setattr__(self, "teammate", _as_cards(self.teammate))
@@ -136,7 +144,7 @@ class PayTunnel:
     hand: CardCounts = field(default=EMPTY)
     cardholder: CardCounts = field(default=EMPTY)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "hand", _as_cards(self.hand))
         object.__setattr__(self, "cardholder", _as_cards(self.cardholder))
 
@@ -161,7 +169,7 @@ class ShareTickets:
 
     tickets: frozenset[str]
 
-    def __init__(self, tickets):
+    def __init__(self, tickets: Any):
         object.__setattr__(self, "tickets", _as_ids(tickets))
 
 
@@ -173,3 +181,9 @@ class Pass:
 Action = Union[
     KeepTickets, DrawCard, PlaceCard, Claim, PayTunnel, Withdraw, DrawTickets, ShareTickets, Pass
 ]
+
+#: Action class -> the names of its fields typed ``CardCounts``, read off the annotations: the
+#: plain codec reads those fields as cards and the rules' checks name junk in them (K1).
+CARD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(name for name, kind in get_type_hints(cls).items() if kind is CardCounts)
+    for cls in get_args(Action)}

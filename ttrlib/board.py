@@ -145,11 +145,11 @@ class Board:
     tickets: tuple[Ticket, ...]
     open_groups: frozenset[str] = frozenset()
     tunnel_reveals: tuple[int, ...] = TEAM_ASIA_TUNNELS  # U1: the numbers a tunnel may carry
-    positions: dict = field(default_factory=dict, compare=False)  # city -> (x, y), for maps
+    positions: dict[str, tuple[float, float]] = field(default_factory=dict, compare=False)  # city -> (x, y), for maps
     source: str = field(default="<memory>", compare=False)
-    _routes: dict = field(default_factory=dict, repr=False, compare=False)
-    _tickets: dict = field(default_factory=dict, repr=False, compare=False)
-    _groups: dict = field(default_factory=dict, repr=False, compare=False)
+    _routes: dict[str, Route] = field(default_factory=dict, repr=False, compare=False)
+    _tickets: dict[str, Ticket] = field(default_factory=dict, repr=False, compare=False)
+    _groups: dict[str, list[Route]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Fresh tables, never the ones passed in: ``dataclasses.replace`` passes the original's,
@@ -251,7 +251,7 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def _field(entry: dict, key: str, kind: type, source: str, where: str, default: Any = ...) -> Any:
+def _field(entry: dict[str, Any], key: str, kind: type, source: str, where: str, default: Any = ...) -> Any:
     if key not in entry:
         if default is ...:
             raise _fail(source, where, f"field {key!r} is missing")
@@ -275,7 +275,7 @@ _MOST = {"cities": MAX_CITIES, "positions": MAX_CITIES, "routes": MAX_ROUTES,
          "open_groups": MAX_ROUTES, "tickets": MAX_TICKETS, "tunnel_reveals": 4}
 
 
-def board_from_dict(data: dict, source: str = "<memory>") -> Board:
+def board_from_dict(data: dict[str, Any], source: str = "<memory>") -> Board:
     """Validate parsed board data (the TOML layout) and build a ``Board``."""
     if not isinstance(data, dict):
         raise _fail(source, "top level", "a board is a table with name, cities, routes, tickets")
@@ -367,13 +367,13 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
         if len({(r.length, r.reveals) for r in members}) != 1:
             raise _fail(source, f"routes (group {g!r})",
                         "fields 'length' and 'tunnel' must be the same on parallel tracks")
-    pairs: dict[frozenset, str] = {}
+    pairs: dict[frozenset[str], str] = {}
     for r in routes:
-        key = frozenset(r.cities)
-        if key in pairs and (pairs[key] != r.group or not r.group):
+        pair = frozenset(r.cities)
+        if pair in pairs and (pairs[pair] != r.group or not r.group):
             raise _fail(source, f"routes (id {r.id!r})", "field 'group' must join every track "
                         f"between {r.a} and {r.b} (K3 needs to know they are parallel)")
-        pairs[key] = r.group
+        pairs[pair] = r.group
 
     open_groups = data.get("open_groups", [])
     if not isinstance(open_groups, list):
@@ -443,7 +443,7 @@ def board_from_dict(data: dict, source: str = "<memory>") -> Board:
     )
 
 
-def _tunnel_reveals(data: dict, source: str) -> tuple[int, ...]:
+def _tunnel_reveals(data: dict[str, Any], source: str) -> tuple[int, ...]:
     """U1: the numbers this board's tunnels may carry: Team Asia's 4-6 unless the board states
     others (3 for classic Europe tunnels)."""
     stated = data.get("tunnel_reveals", list(TEAM_ASIA_TUNNELS))
@@ -483,6 +483,9 @@ def load_board(path: "str | os.PathLike[str]") -> Board:
             raw = file.read(MAX_BOARD_TEXT + 1)  # never more: a huge file is refused unread
     except OSError as exc:
         raise BoardError(f"{path}: cannot read the board file ({exc.strerror or exc})") from None
+    except ValueError:  # the path holds a NUL byte: no file is named so (open refuses it)
+        raise BoardError(f"load_board: the path {shown(str(path))} holds a NUL byte, which no "
+                         "file name can hold") from None
     if len(raw) > MAX_BOARD_TEXT:
         raise BoardError(f"{path}: the board file is bigger than {MAX_BOARD_TEXT} bytes, the "
                          "most a board file may hold")

@@ -20,10 +20,11 @@ import numpy as np
 
 from . import actions as act
 from .board import Board, Route
-from .cards import COLORS, TRAIN_COLORS, Color
+from .cards import COLORS, TRAIN_COLORS, Color, Place
 from .game import Game, Phase, PlayerView
 from .rules import tracks
 from .rules.scoring import TeamScore
+from .seats import team_of
 
 
 class RandomBot:
@@ -45,7 +46,6 @@ Seed = Any
 FirstCard = Literal["need", "hand", "cardholder"]
 Locomotives = Literal["keep", "share"]
 ShareTickets = Literal["never", "early"]
-Place = Literal["hand", "cardholder"]
 
 
 @dataclass(frozen=True)
@@ -140,10 +140,10 @@ class GreedyBot:
     def _place(self, view: PlayerView) -> Place:
         st = self.strategy
         if view.drawn_card is Color.LOCOMOTIVE:
-            return "hand" if st.locomotives == "keep" else "cardholder"
+            return Place.HAND if st.locomotives == "keep" else Place.CARDHOLDER
         if st.first_card != "need":
-            return st.first_card
-        return "hand" if view.drawn_card in self._needed_colors(view) else "cardholder"
+            return Place(st.first_card)
+        return Place.HAND if view.drawn_card in self._needed_colors(view) else Place.CARDHOLDER
 
     def _keep(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
         offer = list(view.ticket_offer)
@@ -316,7 +316,7 @@ class _Network:
     def _cost(self, route: Route) -> int | None:
         owner = self.claimed.get(route.id)
         if owner is not None:
-            return 0 if owner // 2 == self.team else None
+            return 0 if team_of(owner) == self.team else None
         if tracks.closed_reason(self.board, route, self.claimed, self.seat, self.players) is None:
             return route.length
         return None

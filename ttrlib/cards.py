@@ -16,6 +16,7 @@ import enum
 import operator
 from collections.abc import Iterable, Mapping
 
+from .errors import shown
 from .words import plural
 
 
@@ -54,6 +55,38 @@ class Color(str, enum.Enum):
         raise ValueError(f"unknown card colour {value!r} (expected one of: {names})")
 
 
+class Place(str, enum.Enum):
+    """Where a drawn train card goes (D1): the seat's own hand or its team's train cardholder.
+    The one word for the place in actions, events, states and saves. A ``str`` enum whose value
+    is the word of the wire forms (saves, the class server's JSON), which stay as they were."""
+
+    HAND = "hand"
+    CARDHOLDER = "cardholder"
+
+    def __repr__(self) -> str:
+        return f"Place.{self.name}"
+
+    def __str__(self) -> str:  # the word ("hand"): it reads in a sentence and a message
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def other(self) -> Place:
+        """The other place: where the second card of a draw goes (D1)."""
+        return Place.CARDHOLDER if self is Place.HAND else Place.HAND
+
+    @classmethod
+    def read(cls, value: object) -> Place | None:
+        """``value`` as a place if it is one (a ``Place`` or its word), else ``None``."""
+        if isinstance(value, Place):
+            return value
+        return _PLACES.get(value) if isinstance(value, str) else None
+
+
+_PLACES = {p.value: p for p in Place}
+
 COLORS: tuple[Color, ...] = tuple(Color)
 #: The eight colours a route can have, locomotives excluded.
 TRAIN_COLORS: tuple[Color, ...] = COLORS[:-1]
@@ -84,7 +117,7 @@ class CardCounts:
 
     def __init__(self, counts: "Mapping[Color | str, int] | CardCounts | None" = None, /, **kw: int):
         c = [0] * len(COLORS)
-        items: list = []
+        items: list[tuple[Color | str, int]] = []
         if isinstance(counts, CardCounts):
             c = list(counts._c)
         elif counts is not None:
@@ -158,8 +191,32 @@ class CardCounts:
         return self._c
 
     def to_dict(self) -> dict[str, int]:
-        """A JSON-ready mapping of colour names to non-zero counts."""
+        """A JSON-ready mapping of colour names to non-zero counts (the card-count JSON form,
+        read back by ``from_plain``)."""
         return {col.value: n for col, n in self.items()}
+
+    @classmethod
+    def from_plain(cls, value: object) -> CardCounts:
+        """The card-count JSON form read back: a table of colour names (each at most once) to
+        whole counts 0-``MOST_CARDS`` (no colour holds more cards than the deck, C1). The one
+        reader of that form: actions, events, saves and positions call it and wrap its
+        ``ValueError`` (a phrase, without the field) in their own error naming the field.
+
+        >>> CardCounts.from_plain({"red": 2, "locomotive": 1})
+        CardCounts(red=2, locomotive=1)
+        """
+        if not isinstance(value, dict) or len(value) > len(COLORS):
+            raise ValueError(f"cards as {{colour: count}}, not {shown(value)}")
+        counts = [0] * len(COLORS)
+        for name, n in value.items():
+            i = _INDEX.get(name) if isinstance(name, str) else None
+            if i is None:
+                raise ValueError(f"{shown(name)} is not a card colour")
+            if type(n) is not int or not 0 <= n <= MOST_CARDS:
+                raise ValueError(f"the count of {name} is a whole number 0-{MOST_CARDS}, "
+                                 f"not {shown(n)}")
+            counts[i] = n
+        return cls._raw(tuple(counts))
 
     # --- arithmetic ----------------------------------------------------------------------------
     def __add__(self, other: "CardCounts") -> "CardCounts":
@@ -237,6 +294,8 @@ class CardCounts:
 
 
 EMPTY = CardCounts()
+#: The most cards of one colour a card-count table may name: the whole deck (C1).
+MOST_CARDS = CARDS_PER_COLOR * len(TRAIN_COLORS) + LOCOMOTIVES
 
 
 _DECK = CardCounts({c: CARDS_PER_COLOR for c in TRAIN_COLORS}, locomotive=LOCOMOTIVES)

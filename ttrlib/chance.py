@@ -245,21 +245,21 @@ def count_arg(value: Any, what: str) -> int:
         return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{what} must be an integer, not {value!r}")
-    value = int(value)
-    if value < 0:
-        raise ValueError(f"{what} cannot be negative ({value})")
-    return value
+    n = int(value)
+    if n < 0:
+        raise ValueError(f"{what} cannot be negative ({n})")
+    return n
 
 
 def pile_size_arg(pile_size: Any, pool_size: int, what: str = "pile_size") -> int:
     """The draw pile's size: the whole pool by default, never more than the pool."""
     if pile_size is None:
         return pool_size
-    pile_size = count_arg(pile_size, what)
-    if pile_size > pool_size:
-        raise ValueError(f"{what} ({pile_size}) cannot exceed the number of unseen cards in "
+    size = count_arg(pile_size, what)
+    if size > pool_size:
+        raise ValueError(f"{what} ({size}) cannot exceed the number of unseen cards in "
                          f"the pool ({pool_size})")
-    return pile_size
+    return size
 
 
 # --- U2, U5: which cards match ----------------------------------------------------------------
@@ -271,7 +271,7 @@ MATCHING_INDEXES: dict[Color, tuple[int, ...]] = {
 }
 
 
-def _tuple_getter(places: tuple[int, ...]) -> itemgetter:
+def _tuple_getter(places: tuple[int, ...]) -> itemgetter[Any]:
     """A getter of ``counts[i] for i in places`` that always returns a tuple: ``itemgetter`` of a
     single place returns the item itself, so one place is read as a one-item slice. Summing what
     it returns runs in C, which keeps a cached tunnel law as fast as a dictionary look-up."""
@@ -425,8 +425,8 @@ class TunnelReveal:
     color: Color
     reveal: int
 
-    def __init__(self, pool: Mapping | CardCounts, pile_size: int | None,
-                 discard: Mapping | CardCounts | None, color: Color | str, reveal: int):
+    def __init__(self, pool: Mapping[Any, Any] | CardCounts, pile_size: int | None,
+                 discard: Mapping[Any, Any] | CardCounts | None, color: Color | str, reveal: int):
         pool = cards_arg(pool, "pool")
         set_ = object.__setattr__
         set_(self, "pool", pool)
@@ -534,7 +534,7 @@ class TunnelReveal:
         return extra_cost(cards, self.color)
 
     # --- value semantics -----------------------------------------------------------------------
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[CardCounts, int, CardCounts, Color, int]:
         return (self.pool, self.pile_size, self.discard, self.color, self.reveal)
 
     def __eq__(self, other: object) -> bool:

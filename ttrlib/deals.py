@@ -33,15 +33,20 @@ import hashlib
 import hmac
 import os
 import secrets
+from numbers import Integral
 from pathlib import Path
 from typing import NamedTuple
 
 from . import keyfile
+from .errors import ArgumentError, ArgumentTypeError, shown
+from .seats import PLAYER_COUNTS
 
 KEY_ENV = "TTRLIB_DEAL_KEY"
 DEFAULT_KEY = Path("~/.local/share/ttrlib/deal-key")
 SEED_BITS = 128
 TAG_HEX = 6  # hex digits of a random deal's public tag
+#: A game number is a whole number below this (the class server's table numbers are too).
+MAX_NUMBER = 2**63
 
 
 def key_path() -> Path:
@@ -71,10 +76,32 @@ class Deal(NamedTuple):
         return f"game {self.number}" if self.number is not None else f"random game {self.tag}"
 
 
+def check_number(number: object, what: str = "number") -> int:
+    """``number`` as an int if it is a game number (a whole number 0 to ``MAX_NUMBER`` - 1, a
+    numpy integer too, never a bool); else an ``ArgumentError`` naming the argument ``what``
+    (an ``ArgumentTypeError`` for a value that is no whole number at all)."""
+    if isinstance(number, bool) or not isinstance(number, Integral):
+        raise ArgumentTypeError(f"{what}: a game number is a whole number, not {shown(number)}")
+    n = int(number)
+    if not 0 <= n < MAX_NUMBER:
+        raise ArgumentError(f"{what}: a game number is 0 to 2**63 - 1, not {shown(number)}")
+    return n
+
+
+def check_deal_players(players: object) -> int:
+    """``players`` as an int if Team Asia is played by that many (C2); else an ``ArgumentError``
+    naming the argument."""
+    if isinstance(players, bool) or not isinstance(players, Integral) \
+            or int(players) not in PLAYER_COUNTS:
+        counts = " or ".join(map(str, PLAYER_COUNTS))
+        raise ArgumentError(f"players: Team Asia is played by {counts} players (rule C2), not "
+                            f"{shown(players)}")
+    return int(players)
+
+
 def named(number: int, players: int) -> Deal:
     """The deal of game ``number`` for ``players`` players on this installation (its key)."""
-    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-        raise ValueError(f"a game number is a whole number 0 or more, not {number!r:.40}")
+    number, players = check_number(number), check_deal_players(players)
     return Deal(number, None, keyed_seed("deal", players, str(number)),
                 keyed_seed("bots", players, str(number)))
 

@@ -114,6 +114,12 @@ class ArgumentError(_BoundedError):
     argument."""
 
 
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong kind (a string or a float for a game number, a bool for a
+    seat): an ``ArgumentError`` naming the argument, and a ``TypeError`` for callers that catch
+    one."""
+
+
 class ViewError(_BoundedError):
     """A seat's view, event or score sheet in plain (JSON) form that cannot be read back."""
 

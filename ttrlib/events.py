@@ -16,11 +16,12 @@ True
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .board import MAX_NAME
-from .cards import EMPTY, CardCounts, Color
+from .cards import EMPTY, CardCounts, Color, Place
 from .errors import SaveError
 
 
@@ -92,26 +93,43 @@ class NoReset(Event):
     kind: ClassVar[str] = "no_reset"
 
 
+class DrawStep(str, enum.Enum):
+    """Which part of a draw an event tells (D1-D4); its value is the word saves hold."""
+
+    FIRST = "first"
+    SECOND = "second"
+    LOCOMOTIVE = "locomotive"  # a face-up locomotive taken first: the whole draw (D2)
+    NONE = "none"  # no second card can be drawn (D4)
+
+    def __repr__(self) -> str:
+        return f"DrawStep.{self.name}"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
 @dataclass(frozen=True)
 class Draw(Event):
-    """A train card drawn (D1-D4). ``step``: ``"first"``, ``"second"``, ``"locomotive"`` (a
-    face-up locomotive taken first, D2) or ``"none"`` (no second card can be drawn, D4).
-    ``slot`` is the face-up slot (``None``: the deck); ``card`` is known only for a face-up
-    card; ``to`` is where a second card went."""
+    """A train card drawn (D1-D4), at ``step`` (``DrawStep``). ``slot`` is the face-up slot
+    (``None``: the deck); ``card`` is known only for a face-up card; ``to`` is where a second
+    card went."""
 
     kind: ClassVar[str] = "draw"
-    step: str = "first"
+    step: DrawStep = DrawStep.FIRST
     slot: int | None = None
     card: Color | None = None
-    to: str | None = None
+    to: Place | None = None
 
 
 @dataclass(frozen=True)
 class Placed(Event):
-    """D1: the first drawn card went to ``to`` (``"hand"`` or ``"cardholder"``)."""
+    """D1: the first drawn card went to ``to``."""
 
     kind: ClassVar[str] = "place"
-    to: str = "hand"
+    to: Place = Place.HAND
 
 
 @dataclass(frozen=True)
@@ -216,7 +234,7 @@ KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in (
 def _plain(value: Any) -> Any:
     if isinstance(value, CardCounts):
         return value.to_dict()
-    if isinstance(value, Color):
+    if isinstance(value, enum.Enum):  # Color, Place, DrawStep: their words
         return value.value
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
@@ -232,6 +250,7 @@ def _color(v: Any) -> Color | None:
 
 
 _COLOR_VALUES = {c.value for c in Color}
+_STEPS = {s.value: s for s in DrawStep}
 
 
 def _read(kind: str, name: str, what: str, v: Any) -> Any:
@@ -246,9 +265,11 @@ def _read(kind: str, name: str, what: str, v: Any) -> Any:
     elif what == "str":
         ok = isinstance(v, str) and len(v) <= MAX_NAME  # the loader's limit: every board's names fit
     elif what == "place":
-        ok = v is None or v in ("hand", "cardholder")
+        out = Place.read(v)
+        ok = v is None or out is not None
     elif what == "step":
-        ok = v in ("first", "second", "locomotive", "none")
+        out = _STEPS.get(v) if isinstance(v, str) else None
+        ok = out is not None
     elif what == "card":
         out = None if v is None else _color(v)
         ok = v is None or out is not None
@@ -259,9 +280,10 @@ def _read(kind: str, name: str, what: str, v: Any) -> Any:
         ok = isinstance(v, list) and len(v) <= 20 and all(_color(c) is not None for c in v)
         out = tuple(_color(c) for c in v) if ok else None
     elif what == "cards":
-        ok = (isinstance(v, dict) and len(v) <= len(Color)
-              and all(_color(k) is not None and _is_int(n) and n >= 0 for k, n in v.items()))
-        out = CardCounts(v) if ok else None
+        try:
+            out = CardCounts.from_plain(v)
+        except ValueError as exc:
+            raise SaveError(f"event {kind!r}: field {name!r}: {exc}") from None
     if not ok:
         raise SaveError(f"event {kind!r}: field {name!r} is not {_WHAT[what]}")
     return out
@@ -274,5 +296,5 @@ _TYPES = {"seat": "seat", "players": "int", "cards": "cards", "step": "step", "s
           "extra": "int", "color": "color"}
 _WHAT = {"seat": "null or a seat", "int": "a count", "slot": "null or a slot",
          "str": f"a name of at most {MAX_NAME} characters", "place": "null, 'hand' or 'cardholder'",
-         "step": "'first', 'second', 'locomotive' or 'none'", "card": "null or a colour",
+         "step": " or ".join(repr(s.value) for s in DrawStep), "card": "null or a colour",
          "color": "a colour", "colors": "a list of colours", "cards": "a colour -> count table"}

@@ -44,10 +44,10 @@ from .history import (
     step_to_plain,
 )
 from .observer import PlayerView
-from .positions import MAX_SEED  # noqa: F401 (re-exported)
+from .positions import MAX_SEED
 from .rules import claims, deck, table, tickets
-from .seats import PLAYER_COUNTS, TEAM_NAMES, check_seat, check_team, seat_name, team_name  # noqa: F401 (re-exported)
-from .state import (  # noqa: F401 (re-exported: lessons and tests import them from here)
+from .seats import PLAYER_COUNTS, TEAM_NAMES, check_seat, check_team, seat_name, team_name
+from .state import (
     DRAW_TICKETS,
     END_TRIGGER_TRAINS,
     FACE_UP,
@@ -65,6 +65,13 @@ from .validity import check_state, start_problem
 
 if TYPE_CHECKING:
     from .rules.scoring import TeamScore
+
+# The facade, and names the lessons and notebooks import from here (from observer, positions,
+# seats and state): the exports `mypy --strict` takes from this module.
+__all__ = ["Game", "PlayerView", "MAX_SEED", "PLAYER_COUNTS", "TEAM_NAMES", "check_seat",
+           "check_team", "seat_name", "team_name", "DRAW_TICKETS", "END_TRIGGER_TRAINS", "FACE_UP",
+           "MAX_FACE_UP_RESETS", "SETUP_TICKETS_DEALT", "SETUP_TICKETS_KEEP", "STARTING_HAND",
+           "TRAINS_PER_PLAYER", "GameState", "Phase", "TunnelAttempt"]
 
 
 class Game(StateFields):
@@ -230,7 +237,7 @@ class Game(StateFields):
         self._check_replay(plain)
         return save.write(self._origin, self._start, plain, indent)
 
-    def _check_replay(self, plain: list[dict]) -> None:
+    def _check_replay(self, plain: list[dict[str, Any]]) -> None:
         """``SaveError`` unless the history, read back from ``plain`` as ``from_json`` reads
         it, replays from the start to this game's state."""
         assert self._replayed is not None  # a game with a start has replayed to it

@@ -44,14 +44,14 @@ class Resample:
     """``Game.resample_hidden(seat, g)`` with a generator ``g`` in state ``rng`` (I1)."""
 
     seat: int
-    rng: dict
+    rng: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Reseed:
     """``Game.copy(g)``: the game plays on with a generator ``g`` in state ``rng``."""
 
-    rng: dict
+    rng: dict[str, Any]
 
 
 Step = Union[act.Action, Resample, Reseed]
@@ -72,9 +72,10 @@ def first_difference(state: GameState, other: GameState) -> str | None:
     return None
 
 
-def rng_state(generator: np.random.Generator) -> dict:
+def rng_state(generator: np.random.Generator) -> dict[str, Any]:
     """The state of ``generator`` as JSON-ready data (``rng_from_state`` builds it again)."""
-    return _plain_numbers(generator.bit_generator.state)
+    plain: dict[str, Any] = _plain_numbers(generator.bit_generator.state)
+    return plain
 
 
 def _plain_numbers(value: Any) -> Any:
@@ -100,13 +101,14 @@ def rng_from_state(state: Any) -> np.random.Generator:
     return generator
 
 
-def step_to_plain(step: Step) -> dict:
+def step_to_plain(step: Step) -> dict[str, Any]:
     """The plain (JSON) form of a step."""
     if isinstance(step, Resample):
         return {"type": "Resample", "seat": step.seat, "rng": step.rng}
     if isinstance(step, Reseed):
         return {"type": "Reseed", "rng": step.rng}
-    return to_plain(step)
+    plain: dict[str, Any] = to_plain(step)
+    return plain
 
 
 def step_from_plain(data: Any) -> Step:

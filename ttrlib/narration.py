@@ -13,9 +13,11 @@ revealed cards a screen still shows face down is told without them (``reveal=Fal
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from . import events as ev
+from .cards import Place
 from .seats import seat_name, team_name
 from .state import END_TRIGGER_TRAINS, FACE_UP, SETUP_TICKETS_DEALT, STARTING_HAND
 from .words import number_word, plural
@@ -46,18 +48,18 @@ def _where(slot: int | None) -> str:
     return "the deck" if slot is None else f"face-up slot {slot}"
 
 
-def _place(to: str | None) -> str:
-    return "their hand" if to == "hand" else "the team cardholder"
+def _place(to: Place | None) -> str:
+    return "their hand" if to is Place.HAND else "the team cardholder"
 
 
 def _draw(e: ev.Draw) -> str:
     who = _who(e)
-    if e.step == "locomotive":
+    if e.step is ev.DrawStep.LOCOMOTIVE:
         return (f"{who} takes the face-up locomotive; it goes to the team cardholder and ends "
                 "the draw (D2)")
-    if e.step == "none":
+    if e.step is ev.DrawStep.NONE:
         return "no second card can be drawn, so the draw ends (D4)"
-    if e.step == "second":
+    if e.step is ev.DrawStep.SECOND:
         return f"{who} draws the second card from {_where(e.slot)}; it goes to {_place(e.to)} (D1)"
     return f"{who} draws a card from {_where(e.slot)}"
 
@@ -68,7 +70,7 @@ def _tunnel(e: ev.TunnelTried) -> str:
             f"{plural(e.extra, 'extra card')} owed (U1, U2)")
 
 
-_WORDS = {
+_WORDS: dict[type[ev.Event], Callable[[Any], str]] = {
     ev.Setup: lambda e: (f"{e.players} players; each is dealt {STARTING_HAND} train cards and "
                          f"{SETUP_TICKETS_DEALT} tickets"),
     ev.Reshuffle: lambda e: (f"the draw pile is empty: {plural(e.count, 'discarded card')} "

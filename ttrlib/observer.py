@@ -18,7 +18,7 @@ import numpy as np
 
 from . import actions as act
 from .board import Board
-from .cards import CardCounts, Color, standard_deck
+from .cards import CardCounts, Color, Place, standard_deck
 from .events import Event
 from .seats import seat_name, team_of, teammate
 from .state import GameState, Phase, TunnelAttempt
@@ -124,8 +124,8 @@ def _known_in_cardholders(g: GameState, seat: int) -> dict[int, CardCounts]:
     return {t: g.known_in_cardholders[t] for t in range(g.teams) if t != team}
 
 
-def _unseen_of(g: GameState, seat: int, discard: CardCounts, known_hands: dict,
-               known_holders: dict) -> CardCounts:
+def _unseen_of(g: GameState, seat: int, discard: CardCounts, known_hands: dict[int, CardCounts],
+               known_holders: dict[int, CardCounts]) -> CardCounts:
     """Every card ``seat`` cannot place: the deck less what it sees (I1)."""
     face_up = CardCounts.of(c for c in g.face_up if c is not None)
     seen = [g.hands[seat], g.cardholders[team_of(seat)], face_up, discard, *known_hands.values(),
@@ -227,17 +227,18 @@ def deal_hidden(g: GameState, seat: int, rng: np.random.Generator) -> None:
     tickets are dealt anew the same way (``_deal_hidden_tickets``). What ``view(g, seat)`` shows
     stays as it is."""
     team = team_of(seat)
-    places: list[tuple[str, int, CardCounts]] = []
+    places: list[tuple[Place | None, int, CardCounts]] = []  # None: the drawn card
     pool: list[Color] = list(g.draw_pile)
-    hidden_places = [("hand", s, g.hands, g.known_in_hands) for s in range(g.players) if s != seat]
-    hidden_places += [("holder", t, g.cardholders, g.known_in_cardholders)
+    hidden_places = [(Place.HAND, s, g.hands, g.known_in_hands)
+                     for s in range(g.players) if s != seat]
+    hidden_places += [(Place.CARDHOLDER, t, g.cardholders, g.known_in_cardholders)
                       for t in range(g.teams) if t != team]
-    for kind, who, cards, known in hidden_places:
+    for place, who, cards, known in hidden_places:
         hidden = cards[who] - known[who] if known[who] else cards[who]
-        places.append((kind, who, hidden))
+        places.append((place, who, hidden))
         pool += hidden.elements()
     if g.drawn is not None and g.taken_slot is None and g.to_move != seat:
-        places.append(("drawn", 0, _ONE[g.drawn]))
+        places.append((None, 0, _ONE[g.drawn]))
         pool.append(g.drawn)
     shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
     at = 0
@@ -247,10 +248,10 @@ def deal_hidden(g: GameState, seat: int, rng: np.random.Generator) -> None:
             continue
         dealt = CardCounts.of(shuffled[at:at + n])
         at += n
-        if kind == "hand":
+        if kind is Place.HAND:
             seen = g.known_in_hands[who]
             g.hands[who] = seen + dealt if seen else dealt
-        elif kind == "holder":
+        elif kind is Place.CARDHOLDER:
             seen = g.known_in_cardholders[who]
             g.cardholders[who] = seen + dealt if seen else dealt
         else:

@@ -31,7 +31,7 @@ from typing import Any
 
 from . import actions as act
 from .board import MAX_NAME as _MAX_NAME  # one bound for every id (the loader's)
-from .cards import CardCounts, Color
+from .cards import CardCounts, Place
 from .errors import ActionError, shown
 from .state import FACE_UP
 
@@ -39,7 +39,6 @@ from .state import FACE_UP
 ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (
     act.KeepTickets, act.DrawCard, act.PlaceCard, act.Claim, act.PayTunnel, act.Withdraw,
     act.DrawTickets, act.ShareTickets, act.Pass)}
-_CARD_FIELDS = {"hand", "cardholder", "teammate"}
 _MAX_IDS = 16  # more ticket ids than any offer (T1: 5) is junk, refused before it is read
 
 
@@ -61,7 +60,7 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-def view_to_plain(view: Any) -> dict:
+def view_to_plain(view: Any) -> dict[str, Any]:
     """A seat's ``PlayerView`` without its board (sent once, it never changes) and its events
     (narrated apart, for the reader): what a client of the class server receives."""
     return {f.name: to_plain(getattr(view, f.name)) for f in dataclasses.fields(view)
@@ -88,12 +87,13 @@ def action_from_plain(data: Any) -> act.Action:
             if f.default is dataclasses.MISSING:
                 raise ActionError(f"{where} is missing")
             continue
-        values[f.name] = _field(where, f.name, data[f.name])
-    return cls(**values)
+        values[f.name] = _field(where, f.name, data[f.name], f.name in act.CARD_FIELDS[cls])
+    action: act.Action = cls(**values)
+    return action
 
 
-def _field(where: str, name: str, value: Any) -> Any:
-    if name in _CARD_FIELDS:
+def _field(where: str, name: str, value: Any, cards: bool) -> Any:
+    if cards:
         return _cards(where, value)
     if name in ("keep", "tickets"):
         if not isinstance(value, list) or len(value) > _MAX_IDS:
@@ -105,9 +105,10 @@ def _field(where: str, name: str, value: Any) -> Any:
             return value
         raise ActionError(f"{where}: 'deck' or a face-up slot 0-{FACE_UP - 1}, not {shown(value)}")
     if name == "to":
-        if value in ("hand", "cardholder"):
-            return value
-        raise ActionError(f"{where}: 'hand' or 'cardholder', not {shown(value)}")
+        place = Place.read(value)
+        if place is None:
+            raise ActionError(f"{where}: 'hand' or 'cardholder', not {shown(value)}")
+        return place
     return _name(where, value)  # route, share
 
 
@@ -118,18 +119,10 @@ def _name(where: str, value: Any) -> str:
 
 
 def _cards(where: str, value: Any) -> CardCounts:
-    if not isinstance(value, dict) or len(value) > len(Color):
-        raise ActionError(f"{where}: cards as {{colour: count}}, not {shown(value)}")
-    counts: dict[Color | str, int] = {}
-    for colour, n in value.items():
-        try:
-            c = Color(colour)
-        except (ValueError, TypeError):
-            raise ActionError(f"{where}: {shown(colour)} is not a card colour") from None
-        if type(n) is not int or not 0 <= n <= 200:
-            raise ActionError(f"{where}.{c.value}: a count of 0-200 cards, not {shown(n)}")
-        counts[c] = n
-    return CardCounts(counts)
+    try:
+        return CardCounts.from_plain(value)
+    except ValueError as exc:
+        raise ActionError(f"{where}: {exc}") from None
 
 
 #: The fields of a ``PlayerView`` every seat sees alike: the public view (the teacher's board).
@@ -141,6 +134,6 @@ PUBLIC_FIELDS = ("players", "phase", "to_move", "face_up", "discard", "draw_pile
                  "team_ticket_counts", "cardholder_sizes", "tunnel", "final_round")
 
 
-def public_to_plain(view: Any) -> dict:
+def public_to_plain(view: Any) -> dict[str, Any]:
     """The public part of a seat's view (``PUBLIC_FIELDS``), in plain form."""
     return {name: to_plain(getattr(view, name)) for name in PUBLIC_FIELDS}

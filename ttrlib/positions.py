@@ -77,7 +77,7 @@ def position(
 
 
 def _listed(values: Any, what: str, count: int | None = None,
-            most: int | None = None) -> list | None:
+            most: int | None = None) -> list[Any] | None:
     """``values`` as a list of ``count`` entries (or at most ``most``); ``None`` stays ``None``."""
     if values is None:
         return None
@@ -86,15 +86,15 @@ def _listed(values: Any, what: str, count: int | None = None,
     bound = count if count is not None else most
     assert bound is not None
     try:
-        values = list(islice(iter(values), bound + 1))
+        items = list(islice(iter(values), bound + 1))
     except Exception as exc:  # an iterable that fails when read is no list of entries
         raise SetupError(f"{what}: a list that cannot be read ({shown(exc)})") from None
-    if count is not None and len(values) != count:
-        got = "more" if len(values) > count else len(values)
+    if count is not None and len(items) != count:
+        got = "more" if len(items) > count else len(items)
         raise SetupError(f"{what}: expected {count} entries, got {got}")
-    if len(values) > bound:
+    if len(items) > bound:
         raise SetupError(f"{what}: more than {bound} entries, more than a game holds")
-    return values
+    return items
 
 
 def _cards_arg(value: Any, what: str) -> CardCounts:

@@ -54,7 +54,7 @@ from .board import (
     board_from_dict,
     data_problem,
 )
-from .cards import COLORS, CardCounts, Color, standard_deck
+from .cards import COLORS, CardCounts, Color, Place, standard_deck
 from .errors import BoardError, SaveError, TTRError, shown
 from .events import Event
 from .history import Step, rng_from_state, rng_state, step_from_plain
@@ -98,7 +98,7 @@ class Saved(NamedTuple):
 # ------------------------------------------------------------------------------------------------
 # writing
 # ------------------------------------------------------------------------------------------------
-def board_to_dict(board: Board) -> dict:
+def board_to_dict(board: Board) -> dict[str, Any]:
     data: dict[str, Any] = {"name": board.name, "cities": list(board.cities)}
     if board.open_groups:
         data["open_groups"] = sorted(board.open_groups)
@@ -123,7 +123,7 @@ def _cards(c: CardCounts) -> dict[str, int]:
     return c.to_dict()
 
 
-def _tunnel_to_dict(t: TunnelAttempt | None) -> dict | None:
+def _tunnel_to_dict(t: TunnelAttempt | None) -> dict[str, Any] | None:
     return None if t is None else {
         "route": t.route, "seat": t.seat, "laid_hand": _cards(t.laid_hand),
         "laid_cardholder": _cards(t.laid_holder), "revealed": [c.value for c in t.revealed],
@@ -148,27 +148,28 @@ _WRITE: dict[str, Callable[[Any], Any]] = {
     "choices": lambda v: {str(seat): {"keep": sorted(c.keep), "share": c.share}
                           for seat, c in sorted(v.items())},
     "phase": lambda v: v.value,
-    "seat": _same, "count": _same, "slot?": _same, "place?": _same, "turns_left?": _same,
+    "seat": _same, "count": _same, "slot?": _same,
+    "place?": lambda v: None if v is None else v.value, "turns_left?": _same,
     "colour?": lambda v: None if v is None else v.value,
     "tunnel?": _tunnel_to_dict,
     "events": lambda v: [e.to_dict() for e in v],
 }
 
 
-def start_to_dict(s: GameState) -> dict:
+def start_to_dict(s: GameState) -> dict[str, Any]:
     """Every saved field of a state (all but its board and player count), as JSON-ready data
     under its public name (``ttrlib.state.PARTS``)."""
     return {p.name: _WRITE[p.kind](getattr(s, attr)) for attr, p in _SAVED}
 
 
-def state_data(s: GameState) -> dict:
+def state_data(s: GameState) -> dict[str, Any]:
     """Every fact of a state as JSON-ready data, board and player count included (what a save
     of format 3 held): for tools and tests that read a position whole. It is no save: a save
     is a start and a history (``write``)."""
     return {"board": board_to_dict(s.board), "players": s.players, **start_to_dict(s)}
 
 
-def write(origin: str, start: GameState, history: list[dict], indent: int | None = None) -> str:
+def write(origin: str, start: GameState, history: list[dict[str, Any]], indent: int | None = None) -> str:
     """The save of a game that began with ``start`` (by ``origin``) and took the steps
     ``history`` (in plain form, ``history.step_to_plain``). ``SaveError`` if ``read`` would
     refuse it for its size: a save is never written that cannot be read back."""
@@ -340,14 +341,10 @@ _COLOR_VALUES = {c.value for c in COLORS}
 
 
 def _counts(field: str, v: Any) -> CardCounts:
-    if not isinstance(v, dict) or len(v) > len(COLORS):
-        raise _err(_where(field), f"must map colours to counts, not {shown(v)}")
-    for k, n in v.items():
-        _color(field, k)
-        if not _is_int(n) or not 0 <= n <= MOST_CARDS:
-            raise _err(_where(field), f"count of {shown(k)} must be a whole number 0-{MOST_CARDS}, "
-                       f"not {shown(n)}")
-    return CardCounts(v)
+    try:
+        return CardCounts.from_plain(v)
+    except ValueError as exc:
+        raise _err(_where(field), f"must be {exc}") from None
 
 
 def _ids(v: Any, most: int) -> bool:
@@ -422,25 +419,31 @@ def _read_phase(v: Any, field: str, g: _Game) -> Phase:
 
 
 def _read_seat(v: Any, field: str, g: _Game) -> int:
-    return _need(v, field, _is_int(v) and 0 <= v < g.players, f"a seat 0-{g.players - 1}")
+    value: int = _need(v, field, _is_int(v) and 0 <= v < g.players, f"a seat 0-{g.players - 1}")
+    return value
 
 
 def _read_count(v: Any, field: str, g: _Game) -> int:
-    return _need(v, field, _is_int(v) and v >= 0, "a count")
+    value: int = _need(v, field, _is_int(v) and v >= 0, "a count")
+    return value
 
 
 def _read_slot(v: Any, field: str, g: _Game) -> int | None:
-    return _need(v, field, v is None or (_is_int(v) and 0 <= v < FACE_UP),
-                 f"null or a face-up slot 0-{FACE_UP - 1}")
+    value: int | None = _need(v, field, v is None or (_is_int(v) and 0 <= v < FACE_UP),
+                              f"null or a face-up slot 0-{FACE_UP - 1}")
+    return value
 
 
-def _read_place(v: Any, field: str, g: _Game) -> str | None:
-    return _need(v, field, v in (None, "hand", "cardholder"), "null, 'hand' or 'cardholder'")
+def _read_place(v: Any, field: str, g: _Game) -> Place | None:
+    place = Place.read(v)
+    _need(v, field, v is None or place is not None, "null, 'hand' or 'cardholder'")
+    return place
 
 
 def _read_turns_left(v: Any, field: str, g: _Game) -> int | None:
-    return _need(v, field, v is None or (_is_int(v) and 0 <= v <= g.players),
-                 f"null or 0-{g.players}")
+    value: int | None = _need(v, field, v is None or (_is_int(v) and 0 <= v <= g.players),
+                              f"null or 0-{g.players}")
+    return value
 
 
 def _read_events(v: Any, field: str, g: _Game) -> list[Event]:
@@ -487,7 +490,7 @@ def _start(data: Any, board: Board, players: int) -> GameState:
     return GameState(**values)
 
 
-def _events(values: list) -> list[Event]:
+def _events(values: list[Any]) -> list[Event]:
     """The log of a start, event by event (``Event.from_dict`` names a bad field)."""
     events = []
     for i, table in enumerate(values):
@@ -513,7 +516,7 @@ def _setup_choices(choices: Any, players: int) -> dict[int, KeepTickets]:
     return out
 
 
-def _tunnel(board: Board, players: int, t: dict) -> TunnelAttempt:
+def _tunnel(board: Board, players: int, t: dict[str, Any]) -> TunnelAttempt:
     """The pending tunnel attempt, read field by field (``check_state`` checks it fits, U1-U7)."""
     where = _where("tunnel")
     if not isinstance(t["route"], str) or not board.has_route(t["route"]) \

@@ -37,7 +37,7 @@ from .events import Event
 from .game import Game, Phase, PlayerView
 from .rules import payments
 from .rules.scoring import TeamScore, score
-from .seats import seat_name, team_count
+from .seats import check_seat, seat_name, team_count
 
 #: Numbers drawn for a simulation or a tournament (the odds explorer, lesson 07): four digits
 #: read well on screen. Not for deals: a deal without a number takes 128 random bits (deals).
@@ -56,7 +56,11 @@ def new_game(seed: int, players: int = 4) -> Game:
 
 
 def _deal_of(number: int | None, players: int) -> deals.Deal:
-    return deals.unnamed() if number is None else deals.named(number, players)
+    """The deal of game ``number`` (``None``: a random deal); the argument is named ``seed``, as
+    the callers of ``SeatSession.new`` and ``new_game`` call it."""
+    if number is None:
+        return deals.unnamed()
+    return deals.named(deals.check_number(number, "seed"), players)
 
 
 def view_claim_problem(view: PlayerView, route_id: str, claimable: set[str],
@@ -95,20 +99,21 @@ class SeatSession:
 
     def __init__(self, game: Game, seat: int = 0, *, bots: Sequence | None = None,
                  seed: int | None = None, deal: Callable[[int], Game] | None = None):
-        if not 0 <= seat < game.players:
-            raise ValueError(f"no seat {seat} in a {game.players}-player game")
+        seat = check_seat(seat, game.players)
         self._game = game
         self.seat = seat
         self._players = game.players
         self.deal = deal or (lambda s: new_game(s, game.players))
         self._given_bots = bots
-        self._named(None if seed is None else deals.named(seed, game.players))
+        self._named(None if seed is None else _deal_of(seed, game.players))
 
     @classmethod
     def new(cls, seed: int | None = None, seat: int = 0, *, players: int = 4,
             deal: Callable[[int], Game] | None = None, bots: Sequence | None = None
             ) -> "SeatSession":
         """Deal game ``seed`` (a public number), or a random game if ``seed`` is None."""
+        players = deals.check_deal_players(players)
+        check_seat(seat, players)  # before the deal: a wrong seat costs no game
         dealt = _deal_of(seed, players)
         deal = deal or (lambda s: new_game(s, players))
         session = cls(deal(dealt.seed), seat, bots=bots, deal=deal)

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import actions as act
 from .board import Board
-from .cards import EMPTY, CardCounts, Color
+from .cards import EMPTY, CardCounts, Color, Place
 from .events import Event
 from .seats import team_count, team_seats
 
@@ -95,7 +95,7 @@ def _copy_lists(lists: list[list[str]]) -> list[list[str]]:
     return [list(x) for x in lists]
 
 
-def _fresh_list(_: list) -> list:
+def _fresh_list(_: list[Any]) -> list[Any]:
     return []
 
 
@@ -173,7 +173,7 @@ class GameState:
     # D1, D3 policy: the face-up slot the pending first card came from; it stays empty (None)
     # until the card is placed, and only then is the replacement turned up and C5 checked.
     taken_slot: int | None = part("slot?", default=None)
-    first_to: str | None = part("place?", default=None)
+    first_to: Place | None = part("place?", default=None)
     tunnel: TunnelAttempt | None = part("tunnel?", default=None)
     final_turns_left: int | None = part("turns_left?", default=None)
     passes_in_a_row: int = part("count", default=0)
@@ -261,7 +261,8 @@ def _copy_function() -> Callable[[GameState, np.random.Generator], GameState]:
             scope[f"copy_{name}"] = p.copy
             args.append(f"copy_{name}(state.{name})")
     exec(f"def copy(state, rng):\n    return GameState({', '.join(args)})", scope)
-    return scope["copy"]
+    copy: Callable[[GameState, np.random.Generator], GameState] = scope["copy"]
+    return copy
 
 
 _copy = _copy_function()

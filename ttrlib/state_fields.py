@@ -15,7 +15,7 @@ import numpy as np
 
 from . import actions as act
 from .board import Board
-from .cards import CardCounts, Color
+from .cards import CardCounts, Color, Place
 from .events import Event
 from .state import GameState, Phase, TunnelAttempt
 
@@ -68,7 +68,7 @@ class StateFields:
     to_move = _Field[int]()
     drawn = _Field[Color | None]()
     taken_slot = _Field[int | None]()
-    first_to = _Field[str | None]()
+    first_to = _Field[Place | None]()
     tunnel = _Field[TunnelAttempt | None]()
     final_turns_left = _Field[int | None]()
     passes_in_a_row = _Field[int]()

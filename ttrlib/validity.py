@@ -42,7 +42,7 @@ import numpy as np
 
 from .actions import KeepTickets
 from .board import Board
-from .cards import CardCounts, Color, standard_deck
+from .cards import CardCounts, Color, Place, standard_deck
 from .chance import extra_cost
 from .errors import shown
 from .events import Draw, Event, NoReset, Over, Reset, Reshuffle, Setup, TicketsPlaced
@@ -63,7 +63,6 @@ from .state import (
 )
 
 Problem = tuple[str, str]
-PLACES = ("hand", "cardholder")  # D1: where a drawn card goes
 
 
 def check_state(game: Any, error: type[Exception] | None = None, *,
@@ -164,7 +163,7 @@ def event_problem(events: Any, players: int) -> Problem | None:
     return None
 
 
-def row_kept_by_policy(events: list, taking: bool) -> bool:
+def row_kept_by_policy(events: list[Event], taking: bool) -> bool:
     """C5 policy: did the last check of the face-up row keep 3 locomotives (``no_reset``: the
     cards left then could not help; or ``MAX_FACE_UP_RESETS`` resets ran out)? Read from the
     log: the last events that changed the row (a reset, a kept row, a face-up card taken).
@@ -230,7 +229,8 @@ _SHAPES: dict[str, tuple[Callable[[Any, Any, int], bool], str]] = {
     "colour?": (lambda v, g, k: v is None or isinstance(v, Color), "must be a card colour or null"),
     "slot?": (lambda v, g, k: v is None or (_is_int(v) and 0 <= v < FACE_UP),
               f"must be a face-up slot 0-{FACE_UP - 1} or null"),
-    "place?": (lambda v, g, k: v in (None, *PLACES), "must be null, 'hand' or 'cardholder'"),
+    "place?": (lambda v, g, k: v is None or isinstance(v, Place),
+               "must be null, 'hand' or 'cardholder'"),
     "tunnel?": (lambda v, g, k: v is None or isinstance(v, TunnelAttempt),
                 "must be a tunnel attempt or null"),
     "turns_left?": (lambda v, g, k: v is None or (_is_int(v) and 0 <= v <= g.players),
@@ -401,7 +401,7 @@ def _pending(g: Any) -> Iterator[Problem]:
         elif g.drawn is Color.LOCOMOTIVE:
             yield "taken_slot", "a face-up locomotive taken first is never placed by choice (D2)"
     if (g.first_to is not None) != (phase is Phase.SECOND_CARD) or \
-            g.first_to not in (None, *PLACES):
+            not (g.first_to is None or isinstance(g.first_to, Place)):
         yield "first_to", f"is 'hand' or 'cardholder' exactly in the {Phase.SECOND_CARD.value!r} phase"
     if (g.tunnel is not None) != (phase is Phase.TUNNEL):
         yield "tunnel", f"a tunnel attempt is pending exactly in the {Phase.TUNNEL.value!r} phase"
@@ -453,7 +453,8 @@ def _ending(g: Any, position: bool = False) -> Iterator[Problem]:
     if left is not None and not (_is_int(left) and 0 <= left <= n):
         yield "final_turns_left", f"must be null or 0-{n}, not {shown(left)}"
         return
-    low = [t for t in range(n // 2) if g.trains[2 * t] + g.trains[2 * t + 1] <= END_TRIGGER_TRAINS]
+    low = [t for t in range(team_count(n))
+           if sum(g.trains[s] for s in team_seats(t)) <= END_TRIGGER_TRAINS]
     if g.phase is Phase.SETUP_TICKETS and (left is not None or g.passes_in_a_row):
         yield "final_turns_left", "the game has not begun during setup"
     if left is None and low and not position:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import SupportsFloat
+
 
 def plural(n: int, word: str) -> str:
     """``1 ticket``, ``0 tickets``, ``2 tickets``: every count shown to a learner."""
@@ -20,7 +22,7 @@ def number_word(n: int) -> str:
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
 
 
-def percent(p, decimals: int = 1) -> str:
+def percent(p: SupportsFloat, decimals: int = 1) -> str:
     """A chance as a percentage with ``decimals`` decimals, the one formatter of the library.
 
     It reads ``0%`` or ``100%`` only when the chance is exactly 0 or 1: a tiny chance keeps two

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import display as pics
 from ..game import Game, Phase
-from ..seats import seat_name
+from ..seats import seat_name, team_name
 from . import attempt, log_markdown, plural, say, show, words_list
 from .start_here import board_map
 
@@ -34,7 +34,7 @@ def screen(game: Game, seat: int) -> str:
     v = game.view(seat)
     mate = seat_name(v.teammate)
     team = v.name[0]
-    counts = ", ".join(f"Team {seat_name(2 * t)[0]}: {n}" for t, n in
+    counts = ", ".join(f"{team_name(t)}: {n}" for t, n in
                        enumerate(v.team_ticket_counts))
     return pics.layout_html(
         pics.message_html(f"Screen of {v.name} (Team {team})", "info"),

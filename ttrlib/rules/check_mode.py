@@ -11,13 +11,19 @@ on (tests/conftest.py); ``TTRLIB_CHECK_LEGAL=1`` turns it on for any run. The fa
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import shown
+
+if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper
+
+T = TypeVar("T")
 
 CHECK = os.environ.get("TTRLIB_CHECK_LEGAL", "") not in ("", "0")
 
 
-def cached(what: str, function, *args):
+def cached(what: str, function: _lru_cache_wrapper[T], *args: Any) -> T:
     """``function(*args)`` from its ``lru_cache``; in the check mode, compared with the same call
     past the cache (``function.__wrapped__``)."""
     out = function(*args)

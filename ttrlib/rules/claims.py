@@ -8,7 +8,7 @@ discard pile (K4). A tunnel route then reveals cards (U1, ``ttrlib.rules.tunnels
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
 from .. import actions as act
@@ -21,6 +21,13 @@ from ..state import GameState
 from ..words import plural
 from . import check_mode, deck, payments, tracks
 from .ending import end_turn
+
+#: ``(length, board index, route)``: a route in ``routes_by_colour``'s and ``open_routes``' lists.
+Row = tuple[int, int, Route]
+#: Route colour (``None``: gray) -> its rows, sorted by length.
+ByColour = dict[Color | None, list[Row]]
+#: A route colour's payment groups (``payments.way_groups``) and the two locomotive counts.
+GroupKeys = tuple[tuple[tuple[int, int, int], ...], tuple[int, int]]
 
 
 class PublicFacts(Protocol):
@@ -45,14 +52,14 @@ def is_open(state: PublicFacts, route: Route, seat: int) -> bool:
         or tracks.closed_reason(state.board, route, state.claimed, seat, state.players) is None)
 
 
-def open_routes(state: PublicFacts, seat: int) -> dict:
+def open_routes(state: PublicFacts, seat: int) -> ByColour:
     """Route colour -> ``(length, board index, route)`` of the routes open to ``seat``, sorted
     by length (``Game`` keeps these per seat and brings them up to date)."""
     return {color: [row for row in rows if is_open(state, row[2], seat)]
             for color, rows in routes_by_colour(state.board).items()}
 
 
-def claimable_in(table: dict, trains: int, reach: dict) -> list[Route]:
+def claimable_in(table: ByColour, trains: int, reach: dict[Color | None, int]) -> list[Route]:
     """The routes of ``table`` (see ``open_routes``) that ``trains`` and cards with
     ``reach`` (``payments.longest_payable``) pay for (K1, K2), in board order."""
     found = []
@@ -82,7 +89,7 @@ def legal_claims(state: GameState, seat: int | None = None) -> list[act.Claim]:
     out: list[act.Claim] = []
     routes = claimable_routes(state, seat)
     if routes:
-        groups: dict = {}  # route colour -> its payment groups, the same for every route of it
+        groups: dict[Color | None, GroupKeys] = {}  # route colour -> its payment groups, the same for every route of it
         locos = (hand[Color.LOCOMOTIVE], holder[Color.LOCOMOTIVE])
         for route in routes:
             keys = groups.get(route.color)
@@ -96,7 +103,7 @@ def legal_claims(state: GameState, seat: int | None = None) -> list[act.Claim]:
 
 
 @lru_cache(maxsize=65536)
-def _route_claims(route_id: str, n: int, keys: tuple) -> tuple:
+def _route_claims(route_id: str, n: int, keys: GroupKeys) -> tuple[act.Claim, ...]:
     """The ``Claim`` actions of one route for payment groups ``keys`` (``payments.way_groups``
     and the two locomotive counts): one cache look-up per route. Claims are immutable, so the
     same objects serve every position with these counts."""
@@ -106,7 +113,7 @@ def _route_claims(route_id: str, n: int, keys: tuple) -> tuple:
 
 
 @lru_cache(maxsize=16384)
-def _reach(hand: CardCounts, holder: CardCounts) -> dict:
+def _reach(hand: CardCounts, holder: CardCounts) -> dict[Color | None, int]:
     """``payments.longest_payable`` of hand and cardholder together, cached: the same hands
     recur (CardCounts keep their hash, so the look-up costs less than adding them)."""
     return payments.longest_payable(hand + holder)
@@ -126,7 +133,7 @@ def rebuilt_claims(state: GameState, seat: int) -> list[act.Claim]:
 # The family's own cache, per state (a copy, or a loaded game, is a new state and starts
 # afresh; a state that is dropped takes its entry with it): for each seat the routes still open
 # to it (``open_routes``) and how many claims they account for.
-_OPEN: WeakKeyDictionary[GameState, dict] = WeakKeyDictionary()
+_OPEN: WeakKeyDictionary[GameState, dict[object, Any]] = WeakKeyDictionary()
 
 
 def closed_by(board: Board, new: list[str]) -> set[str]:
@@ -138,7 +145,7 @@ def closed_by(board: Board, new: list[str]) -> set[str]:
     return affected
 
 
-def _open_now(state: GameState, seat: int) -> dict:
+def _open_now(state: GameState, seat: int) -> ByColour:
     """``open_routes(state, seat)``, kept per state and seat and brought up to date from the
     routes claimed since: ``claimed`` only grows, in claim order, and a claim can close only the
     claimed route and its parallel tracks (K3, ``closed_by``)."""
@@ -152,7 +159,8 @@ def _open_now(state: GameState, seat: int) -> dict:
     else:
         known, lists = entry
         if known == len(owners):
-            return lists
+            kept: ByColour = lists
+            return kept
         affected = closed_by(board, list(owners)[known:])
         for color in {board.route(rid).color for rid in affected}:
             lists[color] = [row for row in lists[color]
@@ -181,10 +189,10 @@ def route_problem(state: PublicFacts, seat: int, route_id: str) -> tuple[str, st
 _CARDS = "train cards, e.g. CardCounts(red=2) or {'red': 2}"
 
 
-def check_cards_fields(a, error: type[IllegalMove]) -> None:
+def check_cards_fields(a: act.Claim | act.PayTunnel, error: type[IllegalMove]) -> None:
     """The card fields of a ``Claim`` or ``PayTunnel`` hold cards (junk is named, K1)."""
-    for name in ("hand", "cardholder", "teammate"):
-        value = getattr(a, name, None)
+    for name in act.CARD_FIELDS[type(a)]:
+        value = getattr(a, name)
         if value is not None and not isinstance(value, CardCounts):
             raise error("K1", f"{type(a).__name__}.{name}: {_CARDS}, not {shown(value)}")
 
@@ -250,15 +258,15 @@ def finish_claim(state: GameState, seat: int, route: Route, hand: CardCounts,
 
 
 # board id -> (board, route colour -> [(length, board index, route)] sorted by length)
-_BY_COLOUR: dict[int, tuple[Board, dict]] = {}
+_BY_COLOUR: dict[int, tuple[Board, ByColour]] = {}
 
 
-def routes_by_colour(board: Board) -> dict:
+def routes_by_colour(board: Board) -> ByColour:
     entry = _BY_COLOUR.get(id(board))
     if entry is None or entry[0] is not board:
         if len(_BY_COLOUR) > 64:  # tests build many small boards
             _BY_COLOUR.clear()
-        table: dict = {}
+        table: ByColour = {}
         for index, r in enumerate(board.routes):
             table.setdefault(r.color, []).append((r.length, index, r))
         for rows in table.values():

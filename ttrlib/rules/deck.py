@@ -6,7 +6,7 @@ Effects only: nothing here raises. The checks that guard them are in the familie
 
 from __future__ import annotations
 
-from ..cards import COLORS, CardCounts, Color, standard_deck
+from ..cards import COLORS, CardCounts, Color, Place, standard_deck
 from ..events import Event, NoReset, Reset, Reshuffle
 from ..seats import team_of
 from ..state import FACE_UP, MAX_FACE_UP_RESETS, STARTING_HAND, GameState
@@ -94,11 +94,11 @@ def check_three_locomotives(state: GameState) -> None:
         log(state, Reset())
 
 
-def put(state: GameState, seat: int, card: Color, to: str, *, known: bool) -> None:
+def put(state: GameState, seat: int, card: Color, to: Place, *, known: bool) -> None:
     """A drawn card goes to the seat's hand or its team's cardholder (D1); a face-up card is
     known to all (I1)."""
     one = ONE[card]
-    if to == "hand":
+    if to is Place.HAND:
         state.hands[seat] += one
         if known:
             state.known_in_hands[seat] += one

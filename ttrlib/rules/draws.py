@@ -7,19 +7,20 @@ where the rulebook is silent are listed in ``ttrlib.rules``.
 
 from __future__ import annotations
 
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from .. import actions as act
-from ..cards import Color
+from ..cards import Color, Place
 from ..errors import IllegalDraw, shown
-from ..events import Draw, Placed
+from ..events import Draw, DrawStep, Placed
 from ..seats import team_of
 from ..state import FACE_UP, GameState, Phase
 from . import check_mode, deck
 from .ending import end_turn
 
 
-def _check_source(state: GameState, source, *, second: bool) -> None:
+def _check_source(state: GameState, source: object, *, second: bool) -> None:
     """D1, D3, C6: a card can be taken from ``source`` now."""
     if isinstance(source, str) and source == "deck":
         if not state.can_draw_from_deck():
@@ -35,18 +36,19 @@ def _check_source(state: GameState, source, *, second: bool) -> None:
         raise IllegalDraw("D3", "a face-up locomotive may not be taken as the second card")
 
 
-def _take(state: GameState, source) -> tuple[Color, int | None]:
+def _take(state: GameState, source: act.DrawSource) -> tuple[Color, int | None]:
     """Take the checked card; a face-up slot is left empty (the caller replaces it, D3)."""
-    if source == "deck":
+    if isinstance(source, str):  # "deck": the check let no other string through
         return deck.pop_deck(state), None
     card = state.face_up[source]
+    assert card is not None  # the check refused an empty slot (D1)
     state.face_up[source] = None
     return card, source
 
 
-def second_sources(state: GameState) -> list:
+def second_sources(state: GameState) -> list[act.DrawSource]:
     """D3, C6: where the second card may come from."""
-    sources: list = ["deck"] if state.can_draw_from_deck() else []
+    sources: list[act.DrawSource] = ["deck"] if state.can_draw_from_deck() else []
     sources += [i for i, c in enumerate(state.face_up)
                 if c is not None and c is not Color.LOCOMOTIVE]
     return sources
@@ -54,7 +56,7 @@ def second_sources(state: GameState) -> list:
 
 # Actions are immutable, so the same objects serve every position that offers them.
 _DRAW = {source: act.DrawCard(source) for source in ("deck", *range(FACE_UP))}
-_PLACE = (act.PlaceCard("hand"), act.PlaceCard("cardholder"))
+_PLACE = tuple(act.PlaceCard(place) for place in Place)
 
 
 def rebuilt_first(state: GameState) -> tuple[act.DrawCard, ...]:
@@ -73,12 +75,12 @@ def rebuilt_second(state: GameState) -> tuple[act.DrawCard, ...]:
 # from them: [row, deck flag, first draws or None, second draws or None]. The row changes in
 # several places (a draw, a refill, a C5 reset, a position), so the entry is not updated there
 # but compared with the row at each call (5 slots and one flag), and emptied when it differs.
-_KEPT: WeakKeyDictionary[GameState, list] = WeakKeyDictionary()
+_KEPT: WeakKeyDictionary[GameState, list[Any]] = WeakKeyDictionary()
 _FIRST, _SECOND = 2, 3
 _REBUILD = {_FIRST: rebuilt_first, _SECOND: rebuilt_second}
 
 
-def unchanged(entry: list, state: GameState) -> bool:
+def unchanged(entry: list[Any], state: GameState) -> bool:
     """Does ``entry`` still describe ``state``'s row and deck (what the draw lists read)?"""
     return entry[1] is state.can_draw_from_deck() and entry[0] == state.face_up
 
@@ -89,7 +91,7 @@ def _kept(state: GameState, which: int) -> tuple[act.DrawCard, ...]:
         entry = _KEPT[state] = [None, None, None, None]
     if not unchanged(entry, state):
         entry[:] = list(state.face_up), state.can_draw_from_deck(), None, None
-    out = entry[which]
+    out: tuple[act.DrawCard, ...] | None = entry[which]
     if out is None:
         out = entry[which] = _REBUILD[which](state)
     elif check_mode.CHECK:
@@ -124,20 +126,20 @@ def do_draw_first(state: GameState, a: act.DrawCard) -> None:
         # D2: a face-up locomotive as first card is the whole draw, and goes to the cardholder.
         state.cardholders[team_of(seat)] += deck.ONE[card]
         state.known_in_cardholders[team_of(seat)] += deck.ONE[card]
-        deck.log(state, Draw(seat=seat, step="locomotive", slot=slot, card=card))
+        deck.log(state, Draw(seat=seat, step=DrawStep.LOCOMOTIVE, slot=slot, card=card))
         deck.replace(state, slot)
         end_turn(state)
         return
     state.drawn = card
     state.taken_slot = slot  # D3 policy: the slot stays empty until the card is placed
     state.phase = Phase.PLACE_CARD
-    deck.log(state, Draw(seat=seat, step="first", slot=slot,
+    deck.log(state, Draw(seat=seat, step=DrawStep.FIRST, slot=slot,
                          card=card if slot is not None else None))
 
 
 # --- D1, D4: placing the first card ------------------------------------------------------------
 def check_place(state: GameState, a: act.PlaceCard) -> None:
-    if not (isinstance(a.to, str) and a.to in ("hand", "cardholder")):
+    if not isinstance(a.to, Place):
         raise IllegalDraw("D1", "PlaceCard.to: the card goes to 'hand' or 'cardholder', not "
                           f"{shown(a.to)}")
 
@@ -158,7 +160,7 @@ def do_place(state: GameState, a: act.PlaceCard) -> None:
     if legal_draw_second(state):  # kept: the next legal list reads the same entry
         state.phase = Phase.SECOND_CARD
     else:
-        deck.log(state, Draw(seat=seat, step="none"))  # D4
+        deck.log(state, Draw(seat=seat, step=DrawStep.NONE))  # D4
         end_turn(state)
 
 
@@ -170,9 +172,10 @@ def check_draw_second(state: GameState, a: act.DrawCard) -> None:
 def do_draw_second(state: GameState, a: act.DrawCard) -> None:
     seat = state.to_move
     card, slot = _take(state, a.source)
-    to = "cardholder" if state.first_to == "hand" else "hand"
+    assert state.first_to is not None  # SECOND_CARD follows a placed first card (D1)
+    to = state.first_to.other
     deck.put(state, seat, card, to, known=slot is not None)
-    deck.log(state, Draw(seat=seat, step="second", slot=slot,
+    deck.log(state, Draw(seat=seat, step=DrawStep.SECOND, slot=slot,
                          card=card if slot is not None else None, to=to))
     if slot is not None:
         deck.replace(state, slot)  # D3, C5

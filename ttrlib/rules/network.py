@@ -15,8 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from math import inf
+from typing import TYPE_CHECKING
 
 from ..board import components  # the one union-find of the library (the loader uses it too)
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    #: A solution of the program: one value per variable (scipy's ``milp``).
+    Values = NDArray[np.float64]
+
 
 
 def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
@@ -426,7 +435,7 @@ def _take(codes: tuple[int, ...], ia: int, ib: int) -> tuple[int, ...]:
     return _canonical(c)
 
 
-def _canonical(codes) -> tuple[int, ...]:
+def _canonical(codes: Iterable[int]) -> tuple[int, ...]:
     """The same codes with the pieces numbered in order of first appearance, so that equal
     states are one dictionary key."""
     names: dict[int, int] = {}
@@ -554,7 +563,7 @@ class _TrailProgram:
                 row = {b: 1 if mask >> k & 1 else -1 for k, b in enumerate(bits)}
                 self.add(row, -inf, chosen - 1)
 
-    def length(self, values, piece: set[int] | None) -> float:
+    def length(self, values: Values, piece: set[int] | None) -> float:
         """The length a solution takes (routes and table entries), in one piece or in all."""
         total = 0.0
         for e, (a, _) in enumerate(self.ends):
@@ -602,7 +611,7 @@ class _TrailProgram:
                       **{j: 1 for v in side for j in self.end_vars[v]}}, -2, inf)
         return True
 
-    def keep_together(self, pieces: list[set[int]], values) -> bool:
+    def keep_together(self, pieces: list[set[int]], values: Values) -> bool:
         """Cuts between every two pieces of a solution that fell apart, each through its most
         touched city. Returns whether any cut is new."""
         hub = [max(piece, key=lambda v: values[self.z + v]) for piece in pieces]
@@ -626,7 +635,7 @@ class _TrailProgram:
             elif not self.smallest_cuts(values):
                 return
 
-    def smallest_cuts(self, values) -> bool:
+    def smallest_cuts(self, values: Values) -> bool:
         """For the relaxation's most touched city u and each other city t, the side of u in a
         smallest cut between them (capacities x, scaled to whole numbers for max flow): add its
         cut if the relaxation breaks it. Returns whether any cut is new."""
@@ -665,7 +674,7 @@ class _TrailProgram:
                 added = self.cut(inside, u, t) or added
         return added
 
-    def solve(self, integral: bool):
+    def solve(self, integral: bool) -> Values | None:
         """The optimum's values (of the relaxation unless ``integral``), or None if there is no
         solution (a table entry that no set of routes reaches)."""
         import numpy as np
@@ -691,4 +700,5 @@ class _TrailProgram:
             return None
         if result.status != 0:
             raise RuntimeError(f"the longest path program failed: {result.message}")
-        return result.x
+        values: Values = result.x
+        return values

@@ -21,6 +21,9 @@ from ..cards import COLORS, TRAIN_COLORS, CardCounts, Color
 
 _LOCO = COLORS.index(Color.LOCOMOTIVE)
 
+#: Ways to pay: each a pair (cards from the hand, cards from the team's cardholder).
+Ways = tuple[tuple[CardCounts, CardCounts], ...]
+
 
 def claim_color(cards: CardCounts) -> Color | None:
     """The colour a set of laid cards is "of" (U7), ``LOCOMOTIVE`` for locomotives only (U5),
@@ -65,7 +68,7 @@ def splits(
 
 
 @lru_cache(maxsize=16384)
-def _splits(hc: int, gc: int, hl: int, gl: int, ci: int, n: int) -> tuple:
+def _splits(hc: int, gc: int, hl: int, gl: int, ci: int, n: int) -> Ways:
     # Depends on a few small counts only, so the cache answers almost every call.
     out = []
     zero = [0] * len(COLORS)
@@ -85,7 +88,7 @@ def _splits(hc: int, gc: int, hl: int, gl: int, ci: int, n: int) -> tuple:
 
 def route_payments(
     hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int
-) -> tuple[tuple[CardCounts, CardCounts], ...]:
+) -> Ways:
     """Every legal way to lay down cards for a route of ``length`` (K2): one colour (the route's,
     or any for gray) plus locomotives, from hand and team cardholder (K1). Each way once.
 
@@ -94,7 +97,9 @@ def route_payments(
 
 
 @lru_cache(maxsize=8192)
-def _route_payments(hand, holder, route_color, length) -> tuple:
+def _route_payments(
+    hand: CardCounts, holder: CardCounts, route_color: Color | None, length: int
+) -> Ways:
     return tuple(_route_payment_ways(hand, holder, route_color, length))
 
 
@@ -126,7 +131,7 @@ def way_groups(
 
 
 @lru_cache(maxsize=16384)
-def ways(ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> tuple:
+def ways(ci: int, hc: int, gc: int, hl: int, gl: int, n: int) -> Ways:
     """Every way to lay ``n`` cards of colour index ``ci`` (``hc`` in hand, ``gc`` in the
     cardholder) and locomotives (``hl``, ``gl``), using at least one card of the colour (K2: it
     is the claim's colour); for ``ci`` the locomotive, the locomotives-only ways (U5)."""

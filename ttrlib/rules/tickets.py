@@ -6,6 +6,7 @@ which never raises, and the list of the actions the check accepts (``legal_*``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -23,8 +24,8 @@ SHARE_MOST = 2  # T4: share one or two private tickets in a turn
 _IDS = "tickets are named by their ids (strings such as 'T07')"
 
 
-def _check_ids(rule: str, a, field: str) -> frozenset:
-    ids = getattr(a, field)
+def _check_ids(rule: str, a: act.KeepTickets | act.ShareTickets, field: str) -> frozenset[str]:
+    ids: frozenset[str] = getattr(a, field)
     if not isinstance(ids, frozenset) or not all(isinstance(t, str) for t in ids):
         raise IllegalTickets(rule, f"{type(a).__name__}.{field}: {_IDS}, not {shown(ids)}")
     return ids
@@ -44,7 +45,7 @@ def _check_keep(a: act.KeepTickets, offer: list[str], minimum: int, rule: str) -
         raise IllegalTickets(rule, "the shared ticket must be one of the tickets you keep")
 
 
-def _least(minimum: int, offer) -> int:
+def _least(minimum: int, offer: Sequence[str]) -> int:
     """T1, T2: how many of ``offer`` must be kept (all of a smaller offer)."""
     return min(minimum, len(offer))
 

@@ -19,7 +19,7 @@ import tornado.template
 from .. import display, narration
 from ..board import Board
 from ..maps import board_description, board_svg
-from ..seats import seat_name, team_count, team_name, team_seats
+from ..seats import seat_name, team_count, team_name, team_of, team_seats
 from ..state import Phase
 from ..words import plural
 from .auth import TEMPLATES
@@ -72,7 +72,7 @@ def frame_html(board: Board, table: str, public: PublicView, events, marks: list
         status = ("The game is over: " + (f"{winners[0]} wins!" if len(winners) == 1 else
                                           f"a tie between {' and '.join(winners)}!"))
     else:
-        status = f"{seat_name(p.to_move)} ({team_name(p.to_move // 2)}) {_WAITS[p.phase]}"
+        status = f"{seat_name(p.to_move)} ({team_name(team_of(p.to_move))}) {_WAITS[p.phase]}"
         if p.final_round:
             status += " · final round (E1)"
     context = {

@@ -1,0 +1,107 @@
+"""The contributor's tools (issue 31): the quick loop's markers and the strict core of mypy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+# Issue 31's engine core, written out here from the issue (not read from pyproject.toml).
+ISSUE_CORE = {"ttrlib.rules", "ttrlib.rules.*", *(f"ttrlib.{name}" for name in (
+    "state", "actions", "events", "cards", "board", "game", "observer", "validity", "save",
+    "history", "plain", "chance", "positions", "narration", "errors", "seats", "words",
+    "state_fields"))}
+# `mypy --help`'s list for --strict (mypy 1.10-2.x), less warn_redundant_casts, a global flag.
+STRICT_FLAGS = {
+    "disallow_any_generics": True, "disallow_subclassing_any": True,
+    "disallow_untyped_calls": True, "disallow_untyped_defs": True,
+    "disallow_incomplete_defs": True, "check_untyped_defs": True,
+    "disallow_untyped_decorators": True, "warn_unused_ignores": True, "warn_return_any": True,
+    "implicit_reexport": False, "strict_equality": True, "extra_checks": True,
+}
+
+
+def _strict_override() -> dict:
+    blocks = [b for b in PYPROJECT["tool"]["mypy"].get("overrides", [])
+              if "ttrlib.game" in b["module"]]
+    assert len(blocks) == 1, "one [[tool.mypy.overrides]] block holds the engine core"
+    return blocks[0]
+
+
+def test_the_engine_core_is_checked_with_every_strict_flag():
+    block = _strict_override()
+    assert set(block["module"]) == ISSUE_CORE
+    assert {k: block.get(k) for k in STRICT_FLAGS} == STRICT_FLAGS
+    assert PYPROJECT["tool"]["mypy"]["warn_redundant_casts"] is True
+
+
+def test_ttrlib_ships_its_type_information():
+    assert (ROOT / "ttrlib" / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["ttrlib"]
+
+
+def test_every_marker_the_quick_loop_leaves_out_is_registered():
+    makefile = (ROOT / "Makefile").read_text()
+    line = next(x for x in makefile.splitlines() if x.startswith("QUICK :="))
+    left_out = {"browser", "notebook", "hub", "server", "network", "slow"}
+    assert line == f"QUICK := not ({' or '.join(sorted(left_out, key=line.find))})"
+    registered = {m.split(":")[0] for m in PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]}
+    assert left_out <= registered
+    assert {"test-quick:", "lint:", "types:"} <= {x.split()[0] for x in makefile.splitlines()
+                                                  if x and not x[0].isspace() and ":" in x}
+
+
+_COLLECT = """
+import json, sys, pytest
+class Markers:
+    def __init__(self): self.found = {}
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            self.found[item.nodeid] = sorted(m.name for m in item.iter_markers()
+                                             if m.name in ("server", "network", "slow"))
+m = Markers()
+code = pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
+                    *sys.argv[1:]], plugins=[m])
+print("MARKERS" + json.dumps(m.found))
+"""
+
+
+def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
+    files = ["tests/test_server_auth.py", "tests/test_delivery.py", "tests/test_recording.py",
+             "tests/test_tournament_cache.py", "tests/test_cards.py"]
+    done = subprocess.run([sys.executable, "-c", _COLLECT, *files], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    line = next(x for x in done.stdout.splitlines() if x.startswith("MARKERS"))
+    found = json.loads(line[len("MARKERS"):])
+
+    def marks(name: str) -> list[str]:
+        hits = {tuple(v) for k, v in found.items() if k.split("[")[0].endswith("::" + name)}
+        assert len(hits) == 1, (name, hits)
+        return list(hits.pop())
+
+    # a fixture starts the server (test_server_auth's `server`)
+    assert marks("test_the_login_link_sets_an_httponly_strict_cookie_and_forgets_the_token") == [
+        "server"]
+    # the test body starts it
+    assert marks("test_a_damaged_secret_file_stops_the_server_with_a_sentence") == ["server"]
+    # in-process, beside them in the same file
+    assert marks("test_the_access_log_never_holds_a_token_or_a_key") == []
+    # through a helper of the module (_make_serves), and the table of the network
+    assert marks("test_make_lab_starts_a_server_that_answers") == ["server"]
+    assert marks("test_make_classroom_runs_the_harness_command_on_the_shipped_lessons") == []
+    assert marks("test_binder_pins_resolve_on_python_311") == ["network"]
+    # a fixture and worker processes at once; a test of the same file needing neither
+    assert marks("test_eight_processes_report_at_once_and_no_row_is_lost") == ["server", "slow"]
+    assert marks("test_without_a_class_server_nothing_is_recorded") == []
+    assert marks("test_four_processes_asking_the_same_tournament_play_it_once") == ["slow"]
+    assert marks("test_the_first_call_computes_and_the_next_reads") == []
+    assert all(v == [] for k, v in found.items() if "test_cards.py" in k)
