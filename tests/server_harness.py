@@ -19,6 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def keyed_seed(players: int, number: int, label: str = "deal") -> int:
+    """The deal's seed of game ``number`` on the tests' key, by the formula ``ttrlib.deals``
+    documents (computed here, not by the module): 16 bytes of HMAC-SHA256(key, "ttrlib deal v1"
+    NUL players NUL number), big-endian."""
+    import hashlib
+    import hmac
+
+    key = bytes.fromhex(Path(os.environ["TTRLIB_DEAL_KEY"]).read_text())
+    message = "\0".join([f"ttrlib {label} v1", str(players), str(number)])
+    return int.from_bytes(hmac.new(key, message.encode(), hashlib.sha256).digest()[:16], "big")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

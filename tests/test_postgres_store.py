@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from server_harness import Postgres, start_server
+from server_harness import Postgres, keyed_seed, start_server
 from test_progress import _class_of_seven
 
 from ttrlib import Game
@@ -44,7 +44,7 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
     try:
         tables = [s.new_table(players=4, seed=42) for s in (lite, post)]
         # one game, chosen locally by a seeded bot, played through the API of both servers
-        game, bot, made = Game.new(players=4, seed=42), GreedyBot(seed=7), 0
+        game, bot, made = Game.new(players=4, seed=keyed_seed(4, 42)), GreedyBot(seed=7), 0
         while not game.is_over:
             seat = game.to_move
             action = bot.choose(game.view(seat), game.legal_actions())
@@ -86,7 +86,7 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
         rows_pg = [tuple(r) for r in conn.execute(query).fetchall()]
         assert rows_pg == rows_lite and len(rows_pg) == made
         assert dict(conn.execute("SELECT module, version FROM schema").fetchall()) == \
-               {"tables": 2, "progress": 1}
+               {"tables": 3, "progress": 1}
     forget = subprocess.run(
         [sys.executable, "-m", "ttrlib.server.records", "forget", "--data",
          str(tmp_path / "pg"), "--db", post_url, "--yes"], capture_output=True, text=True)
@@ -130,7 +130,7 @@ def test_a_63_bit_seed_and_every_move_come_back_after_a_kill(tmp_path, pg):
     server = start_server(tmp_path / "d", args=["--db", url])
     try:
         log = server.request("GET", f"/api/tables/{table['table']}/log", token=server.token)[1]
-        assert log["seed"] == 2**63 - 1
+        assert (log["number"], log["seed"]) == (2**63 - 1, keyed_seed(4, 2**63 - 1))
         after = {s: server.request("GET", _seat_path(table, s))[1] for s in ("A1", "B2")}
         assert after == before
     finally:

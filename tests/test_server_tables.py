@@ -16,7 +16,7 @@ import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from server_harness import start_server
+from server_harness import keyed_seed, start_server
 
 from ttrlib import Game
 from ttrlib.plain import to_plain
@@ -92,10 +92,24 @@ def test_only_the_teacher_makes_tables_and_reads_their_logs(server, token, statu
     assert bot[0] == status
 
 
+def test_a_numbered_table_deals_through_the_keyed_door_not_the_plain_seed(server):
+    """Issue 30, finding 1: game 7 is a public name; its deal is keyed (the formula worked out
+    here with the tests' key), the same on every table of the server, and not ``Game.new(seed=7)``
+    (whose deal a search of plain seeds from A1's screen used to find)."""
+    table, again = server.new_table(players=4, seed=7), server.new_table(players=4, seed=7)
+    a1 = seat_get(server, table, "A1")[1]["view"]
+    keyed, plain = (Game.new(players=4, seed=s) for s in (keyed_seed(4, 7), 7))
+    assert a1["hand"] == keyed.hands[0].to_dict()
+    assert a1["dealt_tickets"] == list(keyed.offers[0]) != list(plain.offers[0])
+    assert seat_get(server, again, "A1")[1]["view"] == a1
+    status, log, _ = server.request("GET", f"/api/tables/{table['table']}/log", token=server.token)
+    assert (status, log["seed"]) == (200, keyed_seed(4, 7))
+
+
 # --- a seat's view and moves -----------------------------------------------------------------
 def test_a_seat_gets_its_view_and_its_legal_actions_only_on_its_move(server):
     table = server.new_table(players=4, seed=42)
-    game = Game.new(players=4, seed=42)  # the same deal, worked out here independently
+    game = Game.new(players=4, seed=keyed_seed(4, 42))  # the same deal, worked out here
     status, a1, _ = seat_get(server, table, "A1")
     assert status == 200 and a1["version"] == 0
     assert a1["legal"] == to_plain(game.legal_actions())

@@ -17,7 +17,7 @@
 - ``GET /api/tables/ID/public?after=N`` gives the public view (what every seat sees alike), the
   narrated log and, at the end, the score sheets; ``at=n`` the same at version ``n``.
 - The teacher also has ``GET /api/tables`` (the class's tables), ``GET /api/tables/ID/log``
-  (the seed and every action: the whole game) and ``POST /api/tables/ID/seats/A1/bot`` with
+  (the game number, the deal's seed and every action: the whole game) and ``POST /api/tables/ID/seats/A1/bot`` with
   ``{"bot": "greedy"}`` (hand the seat to a bot) or ``{"bot": null}`` (back to its learner).
 - On a JupyterHub (``hub``) a seat's requests also need a Hub token (or the Hub's cookie): the
   first Hub user to open a seat sits there, anyone else gets 403 with the same link; the teacher
@@ -214,7 +214,8 @@ class TableLog(TablesHandler):
     @answers
     async def get(self, tid: str) -> None:
         table = self.teacher_table(tid)
-        self.json(200, {"table": table.id, "players": table.players, "seed": table.seed,
+        self.json(200, {"table": table.id, "players": table.players, "number": table.number,
+                        "seed": table.seed,
                         "version": table.version, "actions": to_plain(table.actions)})
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import actions as act
-from .. import narration
+from .. import deals, narration
 from ..bots import GreedyBot, decide
 from ..errors import TableError, TTRError, WrongPhase
 from ..experiments import PRESETS
@@ -58,6 +58,10 @@ STEPS = [
                                                                           " DOUBLE PRECISION ")},
     # On a JupyterHub, the Hub user who sits at a seat first (the teacher may move it).
     "ALTER TABLE seats ADD COLUMN owner TEXT",
+    # The deal's seed in decimal (128 keyed or random bits: no INTEGER column holds them); the
+    # seed column then holds the table's public game number, -1 for none. NULL on the tables
+    # made before this step, whose seed column is the plain seed they were dealt from.
+    "ALTER TABLE tables ADD COLUMN deal TEXT",
 ]
 DEFAULT_BOT = "greedy"
 MAX_SEED = 2**63 - 1
@@ -79,11 +83,12 @@ class Table:
 
     id: str
     players: int
-    seed: int
+    seed: int  # the deal's secret seed (``deals``): the teacher's log gives it, no seat
     game: Game
     keys: list[str]
     bots: list[str | None]  # the preset playing each seat, None for a learner
     owners: list[str | None] = field(default_factory=list)  # on a Hub: who sits at each seat
+    number: int | None = None  # the public game number the teacher chose, None for a random deal
     actions: list[act.Action] = field(default_factory=list)
     marks: list[int] = field(default_factory=list)  # marks[v]: events in the log at version v
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -196,16 +201,17 @@ class TableStore:
 
     # --- start: replay every log -------------------------------------------------------------
     def _load(self, tid: str) -> Table | None:
-        row = self.conn.execute("SELECT players, seed FROM tables WHERE id = ?",
+        row = self.conn.execute("SELECT players, seed, deal FROM tables WHERE id = ?",
                                 (tid,)).fetchone()
         if row is None:
             return None
-        players, seed = row
+        players, seed, deal = row
+        number, seed = (None, seed) if deal is None else (None if seed < 0 else seed, int(deal))
         seats = self.conn.execute("SELECT seat, key, bot, owner FROM seats WHERE table_id = ? "
                                   "ORDER BY seat", (tid,)).fetchall()
         table = Table(tid, players, seed, Game.new(players=players, seed=seed),
                       [k for _, k, _, _ in seats], [b for _, _, b, _ in seats],
-                      [o for _, _, _, o in seats])
+                      [o for _, _, _, o in seats], number=number)
         self._catch_up(table)
         self.tables[tid] = table
         self._make_bots(table)
@@ -281,17 +287,23 @@ class TableStore:
     def create(self, players: int, seed: int | None = None, bots: dict | None = None) -> Table:
         if players not in PLAYER_COUNTS:
             raise Refusal(400, "players: Team Asia is played by 4 or 6 players (C2)")
-        seed = secrets.randbelow(MAX_SEED) if seed is None else seed
+        # A game number is a public name: the deal is keyed by it (``deals``, the lessons'
+        # door), so the same number gives every table of this server one game, and nobody
+        # who knows the number (or sees A1's cards) can deal it with ``Game.new(seed=...)``.
+        dealt = deals.unnamed() if seed is None else deals.named(seed, players)
+        number, seed = (-1 if seed is None else seed), dealt.seed
         bots = bots or {}
         tid = secrets.token_hex(4)
         while tid in self.tables:
             tid = secrets.token_hex(4)
         keys = [secrets.token_urlsafe(16) for _ in range(players)]  # 128 random bits each
         names = [bots.get(seat_name(s)) for s in range(players)]
-        table = Table(tid, players, seed, Game.new(players=players, seed=seed), keys, names)
+        table = Table(tid, players, seed, Game.new(players=players, seed=seed), keys, names,
+                      number=None if number < 0 else number)
         with db.transaction(self.conn):
-            self.conn.execute("INSERT INTO tables VALUES (?, ?, ?, ?)",
-                              (tid, players, seed, time.time()))
+            self.conn.execute("INSERT INTO tables (id, players, seed, created, deal) "
+                              "VALUES (?, ?, ?, ?, ?)",
+                              (tid, players, number, time.time(), str(seed)))
             self.conn.executemany("INSERT INTO seats (table_id, seat, key, bot) "
                                   "VALUES (?, ?, ?, ?)",
                                   [(tid, s, keys[s], names[s]) for s in range(players)])
