@@ -1,4 +1,4 @@
-"""The tables' JSON API and pages on a real class server process (issue 19, items 2, 4, 5).
+"""The tables' JSON API and pages on a class server in this process (issue 19, items 2, 4, 5).
 
 Every refusal of the API is asked for here, each with its exact status, a short body that quotes
 nothing long of what it was sent, and the table's version unchanged afterwards. Also: creating a
@@ -16,7 +16,7 @@ import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from server_harness import keyed_seed, start_server
+from server_harness import in_process, keyed_seed
 
 from ttrlib import Game
 from ttrlib.plain import to_plain
@@ -26,7 +26,7 @@ JUNK = "x" * 5000  # a long value: no error body may quote it whole
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = start_server(tmp_path_factory.mktemp("tables") / "data")
+    s = in_process(tmp_path_factory.mktemp("tables") / "data")
     yield s
     s.stop()
 

@@ -43,11 +43,25 @@ class Replay:
         game = Game.new(players=log["players"], seed=log["seed"])
         self.expected = {}  # (version, seat) -> (view, legal, events, scores)
         self.public = {}
+        self.by_bot: set[int] = set()  # the events of the bots' moves (issue 32 b)
         self._note(game, 0)
         for v, action in enumerate(self.actions, 1):
+            before, mover = len(game.events), seat_name(game.to_move)
             game.apply(action)
+            if mover in self.bots:
+                self.by_bot |= set(range(before, len(game.events)))
             self._note(game, v)
         self.game = game
+
+    def lines(self, game: Game, seat: int) -> list[str]:
+        """The narrated log a seat reads: a bot's move says so ("B2 (played by the bot) ...")."""
+        lines = narration.lines(game.events, seat)
+        for i in self.by_bot:
+            if i < len(lines) and game.events[i].seat is not None:
+                name = seat_name(game.events[i].seat)
+                if lines[i].startswith(name + " "):
+                    lines[i] = name + " (played by the bot)" + lines[i][len(name):]
+        return lines
 
     def _note(self, game: Game, version: int) -> None:
         for s in range(game.players):
@@ -56,7 +70,7 @@ class Replay:
             self.expected[version, name] = (
                 view_to_plain(game.view(s)),
                 to_plain(game.legal_actions()) if mine else [],
-                narration.lines(game.events, s),
+                self.lines(game, s),
                 to_plain(game.scores()) if game.is_over else None)
         self.public[version] = public_to_plain(game.view(0))
 
