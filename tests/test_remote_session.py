@@ -107,6 +107,49 @@ def test_a_fresh_look_follows_a_table_that_went_back(tmp_path):
     assert a1.events() == local_twin(table, 0).events()
 
 
+def _shapes(good: dict):
+    """Answers of the wrong shape, each built from a good seat's body (issue 30 finding 9)."""
+    yield []
+    yield "a page"
+    for name in ("version", "view", "legal", "event_data", "scores", "bot", "turns"):
+        yield {k: v for k, v in good.items() if k != name}
+    for name, junk in (("version", "7"), ("version", True), ("event_count", None),
+                       ("event_data", "x"), ("view", {}), ("view", {**good["view"],
+                                                                   "phase": "nap"}),
+                       ("legal", [{"type": "Nope"}]), ("event_data", [{"type": "Nope"}]),
+                       ("scores", [{}]), ("closed", 3), ("version", -2)):
+        yield {**good, name: junk}
+
+
+def test_a_server_answer_of_the_wrong_shape_is_a_table_error_and_changes_nothing(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 3, {})
+    a1 = fake.session(table, 0)
+    good = fake("GET", f"{a1._path}?key={table.keys[0]}")[1]
+    before = (a1.version, a1.view(), a1.legal_actions(), a1.events())
+    checked = 0
+    for answer in _shapes({**good, "version": good["version"] + 1}):
+        a1._transport = lambda method, path, body=None, answer=answer: (200, answer)
+        with pytest.raises(TableError) as caught:
+            a1.refresh()
+        assert "class server" in str(caught.value) and len(str(caught.value)) < 300
+        assert (a1.version, a1.view(), a1.legal_actions(), a1.events()) == before
+        checked += 1
+    assert checked == 20
+
+
+def test_a_closed_table_says_so_and_its_moves_are_a_table_error(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 3, {})
+    a1 = fake.session(table, 0)
+    move = a1.legal_actions()[0]
+    fake.store._close(table, "move 1 is missing from its log")
+    a1.refresh()
+    assert a1.closed == table.closed and not a1.my_turn
+    with pytest.raises(TableError, match="This table is closed"):
+        a1.apply(move)
+
+
 # --- on a real server -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
