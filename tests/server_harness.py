@@ -160,13 +160,16 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def start_server(data: Path, port: int | None = None, *, args=(), env=None) -> ClassServer:
-    """Start ``python -m ttrlib.server`` and wait (on the condition, up to 60 s) until it answers."""
+def start_server(data: Path, port: int | None = None, *, args=(), env=None,
+                 cwd: str | Path | None = None) -> ClassServer:
+    """Start ``python -m ttrlib.server`` and wait (on the condition, up to 60 s) until it answers.
+    ``cwd``: the checkout whose ``ttrlib`` the server runs (``-m`` looks there first)."""
     port = port or free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "ttrlib.server", "--port", str(port), "--data", str(data),
          "--quiet", *args],
-        env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=cwd)
     server = ClassServer(f"http://127.0.0.1:{port}", Path(data), port, proc)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
