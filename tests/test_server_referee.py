@@ -160,7 +160,7 @@ class FullDisk:
     """A connection whose writes fail as SQLite's do on a full disk, while ``full`` is set."""
 
     def __init__(self, conn):
-        self.conn, self.full = conn, False
+        self.conn, self.full, self.moves_full = conn, False, False
 
     def execute(self, sql, params=()):
         if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE"):
@@ -168,7 +168,7 @@ class FullDisk:
         return self.conn.execute(sql, params)
 
     def executemany(self, sql, rows):
-        if self.full:
+        if self.full or (self.moves_full and "moves" in sql):
             raise sqlite3.OperationalError("database or disk is full")
         return self.conn.executemany(sql, rows)
 
@@ -195,11 +195,20 @@ def test_a_full_disk_answers_503_with_a_sentence_and_loses_nothing(tmp_path):
         assert s.request("POST", seat_path(table, "A1", "/actions"), move)[:2] == \
             (200, {"version": 1})
         assert len(s.request("GET", "/api/tables", token=s.token)[1]["tables"]) == 1
+        # the bots' moves: not kept while the disk is full, played again once it is not
+        disk.moves_full = True
+        other = s.new_table(players=4, seed=5)
+        assert s.request("POST", f"/api/tables/{other['table']}/seats/A1/bot", {"bot": "greedy"},
+                         token=s.token)[0] == 200
+        assert s.request("GET", f"/api/tables/{other['table']}/public")[1]["version"] == 0
+        disk.moves_full = False
+        assert s.request("GET", f"/api/tables/{other['table']}/public")[1]["version"] == 1
     finally:
         s.stop()
     again = in_process(tmp_path / "d")
     try:
         assert again.request("GET", seat_path(table, "A1"))[1]["version"] == 1
+        assert again.request("GET", f"/api/tables/{other['table']}/public")[1]["version"] == 1
     finally:
         again.stop()
 

@@ -449,7 +449,15 @@ class TableStore:
             raise NoSuchTable("no such table")
         if table.id in self.finished:
             self.finished.move_to_end(table.id)
+        elif table.in_memory and self._bots_due(table):
+            self.play_bots(table)  # their last moves were not kept (a full disk): again now
         return table
+
+    @staticmethod
+    def _bots_due(table: Table) -> bool:
+        game = table.game
+        return (table.closed is None and not game.is_over
+                and table.bots[game.to_move] is not None)
 
     def summaries(self) -> list[dict]:
         """Every table as the teacher's list shows it, without bringing a put-away game back."""

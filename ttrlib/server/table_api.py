@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 import tornado.ioloop
 
-from ..errors import IllegalMove, TableError, clip
+from ..errors import IllegalMove, clip
 from ..experiments import PRESETS
 from ..plain import action_from_plain, to_plain
 from ..seats import seat_name
@@ -57,7 +57,7 @@ def answers(method):
     async def wrapped(self, *args, **kwargs):
         try:
             await method(self, *args, **kwargs)
-        except TableError as exc:  # every refusal of the referee, the log and the handlers
+        except Exception as exc:  # noqa: BLE001 - refuse() answers the tables' errors only
             if not self.refuse(exc):
                 raise
 
