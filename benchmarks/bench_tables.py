@@ -18,7 +18,13 @@ Run:  .venv/bin/python benchmarks/bench_tables.py [--tables 6] [--moves 150] [--
    not the move), and the time from the kill to the first answer of the restarted server
    (process start and replay of every table).
 3. **Memory.** The server's memory (RSS and USS, psutil) empty and with ``--memory-tables``
-   tables each played to the end (the most a table holds: its game, its log, its cached bodies).
+   tables each played to the end (finished tables beyond ``referee.KEEP_FINISHED`` are put
+   away: they come back from the log when asked for).
+4. **Public waiters** (issue 30 finding 3; ``--figures 4``). The 24 seats of figure 1 play while
+   ``--waiters`` pages follow the tables' public view by long-poll, as boards do; measured: the
+   move-to-next-seat latency (median, worst) and the server's CPU per move, beside a run with no
+   waiter. ``--code DIR`` runs the server from another checkout (``git archive c046dc4 | tar
+   -x -C DIR``: the code before the public body was cached).
 
 The load average is printed with every figure: the machine is shared, and the clients run on the
 same 2 cores as the server.
@@ -148,6 +154,83 @@ def figure_latency(tables: int, limit: int) -> None:
     print(f"   ratio of medians {m / b:.2f}; goal: median <= {GOAL_MS} ms: "
           f"{'met' if m * 1000 <= GOAL_MS else 'NOT met'}; "
           f"{sum(len(v) for v in (loaded['all'],))} moves seen in {loaded['seconds']:.0f} s")
+
+
+# --- 4. public waiters --------------------------------------------------------------------------
+def _watch_public(url: str, tids: list, waiters: int, stop_after: float) -> int:
+    """A client process: ``waiters`` pages following the tables' public view by long-poll
+    (``?after=V``, as the board does), spread over ``tids``, for ``stop_after`` seconds;
+    returns how many answers they got."""
+    from tornado.httpclient import AsyncHTTPClient
+
+    AsyncHTTPClient.configure(None, max_clients=waiters + 10)
+    got = [0]
+
+    async def page(tid: str) -> None:
+        client, version, end = AsyncHTTPClient(), 0, time.monotonic() + stop_after
+        while time.monotonic() < end:
+            try:
+                r = await client.fetch(f"{url}/api/tables/{tid}/public?after={version}",
+                                       request_timeout=60, raise_error=False)
+            except Exception:  # noqa: BLE001 - the server stopped: the run is over
+                return
+            if r.code == 200:
+                version = json.loads(r.body)["version"]
+                got[0] += 1
+            else:
+                await asyncio.sleep(1)
+
+    async def main():
+        await asyncio.gather(*(page(tids[i % len(tids)]) for i in range(waiters)))
+
+    asyncio.run(main())
+    return got[0]
+
+
+def waiters_run(server, tables: int, limit: int, seed: int, waiters: int) -> dict:
+    """24 seats (``tables`` x 4) play ``limit`` versions while ``waiters`` public pages wait;
+    the seats' latency and the server's CPU per move."""
+    made = [new_table(server, seed + i) for i in range(tables)]
+    groups = [made[i::2] for i in range(min(2, tables))]
+    proc = psutil.Process(server.proc.pid)
+    samples = {"next": [], "all": []}
+    with ProcessPoolExecutor(len(groups) + 1) as pool:
+        watching = (pool.submit(_watch_public, server.url, [t["table"] for t in made], waiters,
+                                600) if waiters else None)
+        time.sleep(3 if waiters else 0)  # every page waiting before the first move
+        cpu0 = sum(proc.cpu_times()[:2])
+        for part in pool.map(_play_tables, [server.url] * len(groups), groups,
+                             [limit] * len(groups)):
+            for k in samples:
+                samples[k] += part[k]
+        cpu = sum(proc.cpu_times()[:2]) - cpu0
+        moves = sum(server.request("GET", f"/api/tables/{t['table']}/public")[1]["version"]
+                    for t in made)
+        samples["cpu_per_move"] = cpu / moves
+        samples["moves"] = moves
+        if watching is not None:
+            server.stop()  # the pages' requests end with the server: their process returns
+            samples["public_answers"] = watching.result()
+    return samples
+
+
+def figure_waiters(tables: int, limit: int, waiters: int, code: str | None) -> None:
+    runs = {}
+    for n in (0, waiters):
+        with tempfile.TemporaryDirectory() as tmp:
+            server = start_server(Path(tmp) / "data", cwd=code)
+            try:
+                runs[n] = waiters_run(server, tables, limit, 300, n)
+            finally:
+                server.stop()
+    print(f"4. {tables * 4} seats' move to the next seat, with public pages waiting "
+          f"(server code: {code or 'this checkout'}; {load()})")
+    for n, r in runs.items():
+        print(f"   {n:3d} public waiters: next seat {_ms(r['next'])}; server CPU "
+              f"{r['cpu_per_move'] * 1000:.1f} ms a move ({r['moves']} moves"
+              + (f", {r['public_answers']} public answers)" if n else ")"))
+    print(f"   ratio of CPU per move, {waiters} waiters to none: "
+          f"{runs[waiters]['cpu_per_move'] / runs[0]['cpu_per_move']:.1f}")
 
 
 # --- 2. soak ------------------------------------------------------------------------------------
@@ -304,7 +387,11 @@ def main(argv=None) -> None:
     p.add_argument("--soak", type=int, default=2000)
     p.add_argument("--kill-every", type=int, default=200)
     p.add_argument("--memory-tables", type=int, default=10)
-    p.add_argument("--figures", default="123", help="which figures to measure, e.g. 1 or 23")
+    p.add_argument("--waiters", type=int, default=200, help="public waiters (figure 4)")
+    p.add_argument("--code", default=None,
+                   help="figure 4: run the server from this checkout (e.g. a `git archive` of "
+                        "another commit), to compare with it")
+    p.add_argument("--figures", default="123", help="which figures to measure, e.g. 1 or 234")
     args = p.parse_args(argv)
     if "1" in args.figures:
         figure_latency(args.tables, args.moves)
@@ -312,6 +399,8 @@ def main(argv=None) -> None:
         figure_soak(args.soak, args.kill_every)
     if "3" in args.figures:
         figure_memory(args.memory_tables)
+    if "4" in args.figures:
+        figure_waiters(args.tables, args.moves, args.waiters, args.code)
 
 
 if __name__ == "__main__":
