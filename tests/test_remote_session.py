@@ -4,7 +4,7 @@
   legal actions, events, scores, turn, claimable routes, why a route cannot be claimed) as a
   ``SeatSession`` on a local replay of the table's log does.
 - A refusal of the server becomes ``IllegalMove(rule, reason)`` and changes nothing.
-- On a real server process: the long-poll returns when another seat moves, the task started
+- On a class server (in this process): the long-poll returns when another seat moves, the task started
   on a running event loop calls back on that loop, and a wrong key, an unknown table or a server
   that does not answer is a ``TableError`` that says what to do.
 """
@@ -16,7 +16,7 @@ import threading
 import time
 
 import pytest
-from server_harness import start_server
+from server_harness import in_process
 from table_fakes import InProcess
 
 from ttrlib import Game
@@ -101,9 +101,11 @@ def test_a_fresh_look_follows_a_table_that_went_back(tmp_path):
     stale = {**seat_body(table, 0),
              "version": 1}
     assert a1._take(stale) == [] and a1.version == table.version  # dropped
-    table.undo_to(5)
+    # back to a version where A1 is to move (at a bot's, the server would let the bot play)
+    back = max(v for v in range(1, 20) if table.at_version(v).to_move == 0)
+    table.undo_to(back)
     a1.refresh()
-    assert a1.version == 5 and a1.view() == local_twin(table, 0).view()
+    assert a1.version == back and a1.view() == local_twin(table, 0).view()
     assert a1.events() == local_twin(table, 0).events()
 
 
@@ -153,7 +155,7 @@ def test_a_closed_table_says_so_and_its_moves_are_a_table_error(tmp_path):
 # --- on a real server -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = start_server(tmp_path_factory.mktemp("remote") / "data")
+    s = in_process(tmp_path_factory.mktemp("remote") / "data")
     yield s
     s.stop()
 
