@@ -23,6 +23,7 @@ from ttrlib import Game
 from ttrlib.bots import GreedyBot
 from ttrlib.plain import action_from_plain, to_plain
 from ttrlib.seats import seat_name
+from ttrlib.server.table_api import MAX_NUMBER
 
 pytestmark = pytest.mark.hub
 
@@ -98,13 +99,13 @@ def _url_of(server) -> str:
     return args[args.index("--db") + 1]
 
 
-def test_a_63_bit_seed_and_every_move_come_back_after_a_kill(tmp_path, pg):
-    """PostgreSQL's INTEGER has 32 bits: the seed column must hold the largest seed, and a
-    server killed mid-game replays the same table from the log."""
+def test_a_128_bit_deal_and_every_move_come_back_after_a_kill(tmp_path, pg):
+    """No INTEGER of PostgreSQL holds a keyed deal's 128-bit seed (kept as text beside the
+    largest game number), and a server killed mid-game replays the same table from the log."""
     url = pg.new_database()
     server = start_server(tmp_path / "d", args=["--db", url])
     try:
-        table = server.new_table(players=4, seed=2**63 - 1, bots=["B2"])
+        table = server.new_table(players=4, seed=MAX_NUMBER, bots=["B2"])
         bot = GreedyBot(seed=3)
         for _ in range(30):  # the learners' moves; the bot's come from the server
             status, body, _ = server.request("GET", _seat_path(table, "A1"))
@@ -130,7 +131,7 @@ def test_a_63_bit_seed_and_every_move_come_back_after_a_kill(tmp_path, pg):
     server = start_server(tmp_path / "d", args=["--db", url])
     try:
         log = server.request("GET", f"/api/tables/{table['table']}/log", token=server.token)[1]
-        assert (log["number"], log["seed"]) == (2**63 - 1, keyed_seed(4, 2**63 - 1))
+        assert (log["number"], log["seed"]) == (MAX_NUMBER, keyed_seed(4, MAX_NUMBER))
         after = {s: server.request("GET", _seat_path(table, s))[1] for s in ("A1", "B2")}
         assert after == before
     finally:

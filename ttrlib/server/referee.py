@@ -418,6 +418,8 @@ class TableStore:
         keyed door), or a secret random deal; ``bots`` maps seats to presets."""
         if players not in PLAYER_COUNTS:
             raise BadTableArgument("players: Team Asia is played by 4 or 6 players (C2)")
+        if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
+            raise BadTableArgument(f"the game number is a whole number from 0 to {MAX_SEED}")
         # A game number is a public name: the deal is keyed by it (``deals``, the lessons'
         # door), so the same number gives every table of this server one game, and nobody
         # who knows the number (or sees A1's cards) can deal it with ``Game.new(seed=...)``.
