@@ -309,3 +309,30 @@ def test_a_new_tables_body_is_refused_with_a_sentence(body, words):
     with pytest.raises(Refusal) as caught:
         read_new_table(body)
     assert caught.value.status == 400 and words in str(caught.value)
+
+
+# --- issue 32 (a): a bot's seat has no live link ----------------------------------------------
+def test_a_seat_made_as_a_bots_has_no_key_until_a_learner_gets_it(tmp_path):
+    s = in_process(tmp_path / "d")
+    try:
+        table = s.new_table(players=4, seed=9, bots=["B2"])
+        tid = table["table"]
+        assert (table["seats"]["B2"]["key"], table["seats"]["B2"]["link"]) == (None, None)
+        for key in ("None", "", table["seats"]["A1"]["key"]):  # no key opens it
+            assert s.request("GET", f"/api/tables/{tid}/seats/B2?key={key}")[0] == 403
+        assert s.request("POST", f"/api/tables/{tid}/seats/B2/bot", {"bot": None},
+                         token=s.token)[0] == 200
+        seats = s.request("GET", "/api/tables", token=s.token)[1]["tables"][0]["seats"]
+        key = seats["B2"]["key"]
+        assert len(key) == 22 and key in seats["B2"]["link"]  # 128 bits, urlsafe base64
+        assert s.request("GET", f"/api/tables/{tid}/seats/B2?key={key}")[0] == 200
+        assert s.request("POST", f"/api/tables/{tid}/seats/B2/bot", {"bot": "greedy"},
+                         token=s.token)[0] == 200  # back to a bot: the learner keeps the key
+    finally:
+        s.stop()
+    again = in_process(tmp_path / "d")
+    try:
+        assert again.request("GET", f"/api/tables/{tid}/seats/B2?key={key}")[1]["bot"] == \
+            "greedy"
+    finally:
+        again.stop()

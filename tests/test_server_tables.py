@@ -50,6 +50,13 @@ def version(server, table) -> int:
 def test_the_teacher_makes_a_table_with_a_link_and_a_128_bit_key_per_seat(server):
     table = server.new_table(players=6, seed=7, bots={"C2": "odds-aware"})
     assert sorted(table["seats"]) == ["A1", "A2", "B1", "B2", "C1", "C2"]
+    # a bot's seat has no key and no link until the teacher hands it to a learner (issue 32 a)
+    assert (table["seats"]["C2"]["key"], table["seats"]["C2"]["link"]) == (None, None)
+    tid = table["table"]
+    assert server.request("POST", f"/api/tables/{tid}/seats/C2/bot", {"bot": None},
+                          token=server.token)[0] == 200
+    table["seats"] = server.request("GET", "/api/tables", token=server.token)[1]["tables"]
+    table["seats"] = next(t["seats"] for t in table["seats"] if t["table"] == tid)
     keys = set()
     for name, seat in table["seats"].items():
         raw = base64.urlsafe_b64decode(seat["key"] + "==")
@@ -60,7 +67,7 @@ def test_the_teacher_makes_a_table_with_a_link_and_a_128_bit_key_per_seat(server
         assert parse_qs(link.query) == {"table": [table["table"]], "seat": [name],
                                         "key": [seat["key"]]}
     assert len(keys) == 6
-    assert table["seats"]["C2"]["bot"] == "odds-aware" and table["seats"]["A1"]["bot"] is None
+    assert table["seats"]["C2"]["bot"] is None and table["seats"]["A1"]["bot"] is None
     assert table["board"] == f"/tables/{table['table']}/board"
 
 
@@ -269,7 +276,9 @@ def test_a_seat_handed_to_a_bot_plays_at_once_and_comes_back(server):
 
 
 def test_a_learners_move_on_a_bot_seat_is_409(server):
-    table = server.new_table(players=4, seed=4, bots=["A1"])
+    table = server.new_table(players=4, seed=4)  # A1 a learner's, then handed to a bot
+    assert server.request("POST", f"/api/tables/{table['table']}/seats/A1/bot",
+                          {"bot": "greedy"}, token=server.token)[0] == 200
     a1 = seat_get(server, table, "A1")[1]
     assert a1["bot"] == "greedy" and a1["legal"] == [] and a1["version"] >= 1
     status, answer, _ = act(server, table, "A1", {"type": "DrawCard", "source": "deck"})

@@ -415,7 +415,8 @@ class TableStore:
     # --- tables ------------------------------------------------------------------------------
     def create(self, players: int, seed: int | None = None, bots: dict | None = None) -> Table:
         """A new table of ``players``: game number ``seed`` (a public name, dealt through the
-        keyed door), or a secret random deal; ``bots`` maps seats to presets."""
+        keyed door), or a secret random deal; ``bots`` maps seats to presets (those seats
+        have no key until a learner has them)."""
         if players not in PLAYER_COUNTS:
             raise BadTableArgument("players: Team Asia is played by 4 or 6 players (C2)")
         if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
@@ -429,8 +430,10 @@ class TableStore:
         while tid in self.tables:
             tid = secrets.token_hex(4)
         names = [bots.get(seat_name(s)) for s in range(players)]
-        keys: list[str | None] = [secrets.token_urlsafe(16)  # 128 random bits each
-                                  for _ in range(players)]
+        # 128 random bits a seat; a bot's seat has no key (no live link) until the teacher
+        # hands it to a learner (``set_bot``), so no link opens a seat a bot plays
+        keys: list[str | None] = [None if names[s] else secrets.token_urlsafe(16)
+                                  for s in range(players)]
         self.log.new_table(TableRow(tid, players, seed, dealt.seed, keys, names,
                                     [None] * players))
         table = Table(tid, players, dealt.seed, None, keys, names, number=seed,

@@ -145,7 +145,7 @@ class TablesHandler(Handler):
         return {seat_name(s): {"key": table.keys[s], "bot": table.bots[s],
                                "user": table.owners[s],
                                "link": seat_link(self.lessons_url, table.id, seat_name(s),
-                                                 table.keys[s])}
+                                                 table.keys[s]) if table.keys[s] else None}
                 for s in range(table.players)}
 
 
