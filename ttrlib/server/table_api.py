@@ -64,10 +64,12 @@ def answers(method):
     return wrapped
 
 
-def seat_link(lessons_url: str, table: str, seat: str, key: str) -> str:
-    """The address a learner opens: lesson 08 in the classroom app, at this seat."""
+def seat_link(lessons_url: str, table: str, seat: str, key: str | None) -> str:
+    """The address a learner opens: lesson 08 in the classroom app, at this seat. A seat
+    without a key (a bot's, never a learner's) gets an address that opens no seat (the lesson
+    says to ask for the link): the API itself gives such a seat no link."""
     return (f"{lessons_url.rstrip('/')}/voila/render/{LESSON}?table={quote(table)}"
-            f"&seat={quote(seat)}&key={quote(key)}")
+            f"&seat={quote(seat)}" + (f"&key={quote(key)}" if key else ""))
 
 
 class TablesHandler(Handler):
