@@ -18,10 +18,37 @@ Run:  .venv/bin/python benchmarks/bench_tables.py [--tables 6] [--moves 150] [--
    not the move), and the time from the kill to the first answer of the restarted server
    (process start and replay of every table).
 3. **Memory.** The server's memory (RSS and USS, psutil) empty and with ``--memory-tables``
-   tables each played to the end (the most a table holds: its game, its log, its cached bodies).
+   tables each played to the end (finished tables beyond ``referee.KEEP_FINISHED`` are put
+   away: they come back from the log when asked for).
+4. **Public waiters** (issue 30 finding 3; ``--figures 4``). The 24 seats of figure 1 play while
+   ``--waiters`` pages follow the tables' public view by long-poll, as boards do; measured: the
+   move-to-next-seat latency (median, worst) and the server's CPU per move, beside a run with no
+   waiter. ``--code DIR`` runs the server from another checkout (``git archive c046dc4 | tar
+   -x -C DIR``: the code before the public body was cached).
 
 The load average is printed with every figure: the machine is shared, and the clients run on the
 same 2 cores as the server.
+
+Measured for issue 30 (2 cores shared by seven engineers: load average 19 to 25 throughout, so
+the latencies are noisy; the CPU per move is the server process's own), ``--figures 4 --moves
+150 --waiters 200``, 900 moves each run:
+
+=================================  ============================  ============================
+server                             no public waiter              200 public waiters
+=================================  ============================  ============================
+c046dc4 (``--code``, before)       next seat median 28 ms,       median 242 ms, worst 16.2 s;
+                                   worst 116 ms; 3.0 ms CPU       32.4 ms CPU a move (25,667
+                                   a move                         public answers)
+this branch (public body cached)   median 136 ms, worst 1.0 s;   median 98 ms, worst 3.8 s;
+                                   3.7 ms CPU a move              8.7 ms CPU a move (12,292
+                                                                  public answers)
+=================================  ============================  ============================
+
+A public answer cost about 1.0 ms of the server's CPU before and 0.37 ms after (what is left is
+tornado's own handling of a request); the waiters' share of a move's CPU fell from 29.4 to 5.0 ms.
+Memory (``--figures 3 --memory-tables 12``): 2.1 MB a finished table before, 1.7 MB after; by
+tracemalloc, a finished table's own game and bodies are about 0.3 MB (freed when it is put
+away), the rest is the engine's bounded caches (``rules.claims``' ``lru_cache``), shared by all.
 """
 
 from __future__ import annotations
@@ -150,6 +177,83 @@ def figure_latency(tables: int, limit: int) -> None:
           f"{sum(len(v) for v in (loaded['all'],))} moves seen in {loaded['seconds']:.0f} s")
 
 
+# --- 4. public waiters --------------------------------------------------------------------------
+def _watch_public(url: str, tids: list, waiters: int, stop_after: float) -> int:
+    """A client process: ``waiters`` pages following the tables' public view by long-poll
+    (``?after=V``, as the board does), spread over ``tids``, for ``stop_after`` seconds;
+    returns how many answers they got."""
+    from tornado.httpclient import AsyncHTTPClient
+
+    AsyncHTTPClient.configure(None, max_clients=waiters + 10)
+    got = [0]
+
+    async def page(tid: str) -> None:
+        client, version, end = AsyncHTTPClient(), 0, time.monotonic() + stop_after
+        while time.monotonic() < end:
+            try:
+                r = await client.fetch(f"{url}/api/tables/{tid}/public?after={version}",
+                                       request_timeout=60, raise_error=False)
+            except Exception:  # noqa: BLE001 - the server stopped: the run is over
+                return
+            if r.code == 200:
+                version = json.loads(r.body)["version"]
+                got[0] += 1
+            else:
+                await asyncio.sleep(1)
+
+    async def main():
+        await asyncio.gather(*(page(tids[i % len(tids)]) for i in range(waiters)))
+
+    asyncio.run(main())
+    return got[0]
+
+
+def waiters_run(server, tables: int, limit: int, seed: int, waiters: int) -> dict:
+    """24 seats (``tables`` x 4) play ``limit`` versions while ``waiters`` public pages wait;
+    the seats' latency and the server's CPU per move."""
+    made = [new_table(server, seed + i) for i in range(tables)]
+    groups = [made[i::2] for i in range(min(2, tables))]
+    proc = psutil.Process(server.proc.pid)
+    samples = {"next": [], "all": []}
+    with ProcessPoolExecutor(len(groups) + 1) as pool:
+        watching = (pool.submit(_watch_public, server.url, [t["table"] for t in made], waiters,
+                                600) if waiters else None)
+        time.sleep(3 if waiters else 0)  # every page waiting before the first move
+        cpu0 = sum(proc.cpu_times()[:2])
+        for part in pool.map(_play_tables, [server.url] * len(groups), groups,
+                             [limit] * len(groups)):
+            for k in samples:
+                samples[k] += part[k]
+        cpu = sum(proc.cpu_times()[:2]) - cpu0
+        moves = sum(server.request("GET", f"/api/tables/{t['table']}/public")[1]["version"]
+                    for t in made)
+        samples["cpu_per_move"] = cpu / moves
+        samples["moves"] = moves
+        if watching is not None:
+            server.stop()  # the pages' requests end with the server: their process returns
+            samples["public_answers"] = watching.result()
+    return samples
+
+
+def figure_waiters(tables: int, limit: int, waiters: int, code: str | None) -> None:
+    runs = {}
+    for n in (0, waiters):
+        with tempfile.TemporaryDirectory() as tmp:
+            server = start_server(Path(tmp) / "data", cwd=code)
+            try:
+                runs[n] = waiters_run(server, tables, limit, 300, n)
+            finally:
+                server.stop()
+    print(f"4. {tables * 4} seats' move to the next seat, with public pages waiting "
+          f"(server code: {code or 'this checkout'}; {load()})")
+    for n, r in runs.items():
+        print(f"   {n:3d} public waiters: next seat {_ms(r['next'])}; server CPU "
+              f"{r['cpu_per_move'] * 1000:.1f} ms a move ({r['moves']} moves"
+              + (f", {r['public_answers']} public answers)" if n else ")"))
+    print(f"   ratio of CPU per move, {waiters} waiters to none: "
+          f"{runs[waiters]['cpu_per_move'] / runs[0]['cpu_per_move']:.1f}")
+
+
 # --- 2. soak ------------------------------------------------------------------------------------
 def _call(url: str, method: str = "GET", body=None, timeout: float = 30):
     data = None if body is None else json.dumps(body).encode()
@@ -267,9 +371,9 @@ def figure_soak(total: int, every: int) -> None:
 
 
 # --- 3. memory ----------------------------------------------------------------------------------
-def figure_memory(tables: int) -> None:
+def figure_memory(tables: int, code: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        server = start_server(Path(tmp) / "data")
+        server = start_server(Path(tmp) / "data", cwd=code)
         try:
             time.sleep(1)
             proc = psutil.Process(server.proc.pid)
@@ -290,7 +394,7 @@ def figure_memory(tables: int) -> None:
         finally:
             server.stop()
     mb = 1 / 2**20
-    print(f"3. Memory of the server process ({load()})")
+    print(f"3. Memory of the server process (server code: {code or 'this checkout'}; {load()})")
     print(f"   empty: RSS {empty.rss * mb:.0f} MB, USS {empty.uss * mb:.0f} MB")
     print(f"   {tables} finished tables ({sum(versions)} actions in their logs): "
           f"RSS {full.rss * mb:.0f} MB, USS {full.uss * mb:.0f} MB; "
@@ -304,14 +408,20 @@ def main(argv=None) -> None:
     p.add_argument("--soak", type=int, default=2000)
     p.add_argument("--kill-every", type=int, default=200)
     p.add_argument("--memory-tables", type=int, default=10)
-    p.add_argument("--figures", default="123", help="which figures to measure, e.g. 1 or 23")
+    p.add_argument("--waiters", type=int, default=200, help="public waiters (figure 4)")
+    p.add_argument("--code", default=None,
+                   help="figures 3 and 4: run the server from this checkout (e.g. a `git archive` of "
+                        "another commit), to compare with it")
+    p.add_argument("--figures", default="123", help="which figures to measure, e.g. 1 or 234")
     args = p.parse_args(argv)
     if "1" in args.figures:
         figure_latency(args.tables, args.moves)
     if "2" in args.figures:
         figure_soak(args.soak, args.kill_every)
     if "3" in args.figures:
-        figure_memory(args.memory_tables)
+        figure_memory(args.memory_tables, args.code)
+    if "4" in args.figures:
+        figure_waiters(args.tables, args.moves, args.waiters, args.code)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def keyed_seed(players: int, number: int, label: str = "deal") -> int:
+    """The deal's seed of game ``number`` on the tests' key, by the formula ``ttrlib.deals``
+    documents (computed here, not by the module): 16 bytes of HMAC-SHA256(key, "ttrlib deal v1"
+    NUL players NUL number), big-endian."""
+    import hashlib
+    import hmac
+
+    key = bytes.fromhex(Path(os.environ["TTRLIB_DEAL_KEY"]).read_text())
+    message = "\0".join([f"ttrlib {label} v1", str(players), str(number)])
+    return int.from_bytes(hmac.new(key, message.encode(), hashlib.sha256).digest()[:16], "big")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -74,18 +86,90 @@ class ClassServer:
             self.proc.wait(30)
 
 
+class InProcessServer(ClassServer):
+    """The class server's application (``make_app``) in this process: its own event loop on a
+    thread, a free port of 127.0.0.1 from ``tornado.testing``, the same ``request`` as a real
+    process. No process start-up (most of a server test's time); ``call`` runs a function on the
+    server's loop (the store is the loop's alone)."""
+
+    def __init__(self, data: Path, **make):
+        import asyncio
+        import threading
+
+        import tornado.testing
+
+        from ttrlib.server.app import MAX_BODY, make_app, make_server
+
+        self.data, self.loop = Path(data), asyncio.new_event_loop()
+        sock, self.port = tornado.testing.bind_unused_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        ready, failed = threading.Event(), []
+
+        def run() -> None:
+            asyncio.set_event_loop(self.loop)
+            try:
+                self.server = make_server(data, **make)
+                self.app = make_app(self.server)
+                import tornado.httpserver
+
+                self.http = tornado.httpserver.HTTPServer(self.app, max_body_size=MAX_BODY)
+                self.http.add_sockets([sock])
+            except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+                failed.append(exc)
+                ready.set()
+                return
+            ready.set()
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        ready.wait(60)
+        if failed:
+            self.thread.join(10)
+            raise failed[0]
+
+    def call(self, fn, *args):
+        """``fn(*args)`` run on the server's loop; its result (or its exception)."""
+        import asyncio
+
+        async def run():
+            return fn(*args)
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(60)
+
+    def stop(self, sig=None) -> None:
+        if not self.thread.is_alive():
+            return
+
+        def down() -> None:
+            self.http.stop()
+            self.server.conn.close()
+            self.loop.stop()
+
+        self.loop.call_soon_threadsafe(down)
+        self.thread.join(30)
+
+
+def in_process(data: Path, **make) -> InProcessServer:
+    """A class server on ``data`` in this process (``InProcessServer``)."""
+    return InProcessServer(data, **make)
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
 
 
-def start_server(data: Path, port: int | None = None, *, args=(), env=None) -> ClassServer:
-    """Start ``python -m ttrlib.server`` and wait (on the condition, up to 60 s) until it answers."""
+def start_server(data: Path, port: int | None = None, *, args=(), env=None,
+                 cwd: str | Path | None = None) -> ClassServer:
+    """Start ``python -m ttrlib.server`` and wait (on the condition, up to 60 s) until it answers.
+    ``cwd``: the checkout whose ``ttrlib`` the server runs (``-m`` looks there first)."""
     port = port or free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "ttrlib.server", "--port", str(port), "--data", str(data),
          "--quiet", *args],
-        env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=cwd)
     server = ClassServer(f"http://127.0.0.1:{port}", Path(data), port, proc)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

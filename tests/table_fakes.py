@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from ttrlib.errors import ActionError, IllegalMove
+from ttrlib.errors import ActionError, IllegalMove, TableError
 from ttrlib.plain import action_from_plain
 from ttrlib.remote_session import RemoteSeatSession
 from ttrlib.server import db
-from ttrlib.server.table_store import Refusal, TableStore, seat_body
+from ttrlib.server.table_store import TableStore, seat_body, status_of
 
 
 class InProcess:
@@ -35,12 +35,10 @@ class InProcess:
                 self.store.play_bots(table)  # the server runs them right after its answer
                 return 200, {"version": version}
             return 200, seat_body(table, seat, int(query.get("since", 0)))
-        except Refusal as exc:
-            return exc.status, {"error": str(exc)}
         except IllegalMove as exc:
             return 409, {"rule": exc.rule, "reason": exc.reason}
-        except ActionError as exc:
-            return 400, {"error": str(exc)}
+        except (TableError, ActionError) as exc:  # the handlers' one map (table_refusal)
+            return status_of(exc), {"error": str(exc)}
 
     async def wait(self, path: str):
         query = {k: v[-1] for k, v in parse_qs(urlparse(path).query).items()}

@@ -16,13 +16,14 @@ import subprocess
 import sys
 
 import pytest
-from server_harness import Postgres, start_server
+from server_harness import Postgres, keyed_seed, start_server
 from test_progress import _class_of_seven
 
 from ttrlib import Game
 from ttrlib.bots import GreedyBot
 from ttrlib.plain import action_from_plain, to_plain
 from ttrlib.seats import seat_name
+from ttrlib.server.table_api import MAX_NUMBER
 
 pytestmark = pytest.mark.hub
 
@@ -44,7 +45,7 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
     try:
         tables = [s.new_table(players=4, seed=42) for s in (lite, post)]
         # one game, chosen locally by a seeded bot, played through the API of both servers
-        game, bot, made = Game.new(players=4, seed=42), GreedyBot(seed=7), 0
+        game, bot, made = Game.new(players=4, seed=keyed_seed(4, 42)), GreedyBot(seed=7), 0
         while not game.is_over:
             seat = game.to_move
             action = bot.choose(game.view(seat), game.legal_actions())
@@ -86,7 +87,7 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
         rows_pg = [tuple(r) for r in conn.execute(query).fetchall()]
         assert rows_pg == rows_lite and len(rows_pg) == made
         assert dict(conn.execute("SELECT module, version FROM schema").fetchall()) == \
-               {"tables": 2, "progress": 1}
+               {"tables": 3, "progress": 1}
     forget = subprocess.run(
         [sys.executable, "-m", "ttrlib.server.records", "forget", "--data",
          str(tmp_path / "pg"), "--db", post_url, "--yes"], capture_output=True, text=True)
@@ -98,13 +99,13 @@ def _url_of(server) -> str:
     return args[args.index("--db") + 1]
 
 
-def test_a_63_bit_seed_and_every_move_come_back_after_a_kill(tmp_path, pg):
-    """PostgreSQL's INTEGER has 32 bits: the seed column must hold the largest seed, and a
-    server killed mid-game replays the same table from the log."""
+def test_a_128_bit_deal_and_every_move_come_back_after_a_kill(tmp_path, pg):
+    """No INTEGER of PostgreSQL holds a keyed deal's 128-bit seed (kept as text beside the
+    largest game number), and a server killed mid-game replays the same table from the log."""
     url = pg.new_database()
     server = start_server(tmp_path / "d", args=["--db", url])
     try:
-        table = server.new_table(players=4, seed=2**63 - 1, bots=["B2"])
+        table = server.new_table(players=4, seed=MAX_NUMBER, bots=["B2"])
         bot = GreedyBot(seed=3)
         for _ in range(30):  # the learners' moves; the bot's come from the server
             status, body, _ = server.request("GET", _seat_path(table, "A1"))
@@ -124,14 +125,14 @@ def test_a_63_bit_seed_and_every_move_come_back_after_a_kill(tmp_path, pg):
                 "POST", f"/api/tables/{table['table']}/seats/{name}/actions"
                         f"?key={table['seats'][name]['key']}", to_plain(action))
             assert status == 200, answer
-        before = {s: server.request("GET", _seat_path(table, s))[1] for s in ("A1", "B2")}
+        before = {s: server.request("GET", _seat_path(table, s))[1] for s in ("A1", "B1")}
     finally:
         server.stop(signal.SIGKILL)
     server = start_server(tmp_path / "d", args=["--db", url])
     try:
         log = server.request("GET", f"/api/tables/{table['table']}/log", token=server.token)[1]
-        assert log["seed"] == 2**63 - 1
-        after = {s: server.request("GET", _seat_path(table, s))[1] for s in ("A1", "B2")}
+        assert (log["number"], log["seed"]) == (MAX_NUMBER, keyed_seed(4, MAX_NUMBER))
+        after = {s: server.request("GET", _seat_path(table, s))[1] for s in ("A1", "B1")}
         assert after == before
     finally:
         server.stop()

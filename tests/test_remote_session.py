@@ -4,7 +4,7 @@
   legal actions, events, scores, turn, claimable routes, why a route cannot be claimed) as a
   ``SeatSession`` on a local replay of the table's log does.
 - A refusal of the server becomes ``IllegalMove(rule, reason)`` and changes nothing.
-- On a real server process: the long-poll returns when another seat moves, the task started
+- On a class server (in this process): the long-poll returns when another seat moves, the task started
   on a running event loop calls back on that loop, and a wrong key, an unknown table or a server
   that does not answer is a ``TableError`` that says what to do.
 """
@@ -16,7 +16,7 @@ import threading
 import time
 
 import pytest
-from server_harness import start_server
+from server_harness import in_process
 from table_fakes import InProcess
 
 from ttrlib import Game
@@ -90,7 +90,7 @@ def test_a_refusal_is_an_illegal_move_and_changes_nothing(tmp_path):
 def test_a_fresh_look_follows_a_table_that_went_back(tmp_path):
     """Were a table ever behind a session (a log cut short on replay), a refresh follows it;
     a long-poll's late answer, older than what the session holds, is dropped."""
-    from ttrlib.server.table_store import replay, seat_body
+    from ttrlib.server.table_store import seat_body
 
     fake = InProcess(tmp_path / "t.sqlite3")
     table = fake.store.create(4, 8, {"A2": "greedy", "B1": "greedy", "B2": "greedy"})
@@ -101,18 +101,61 @@ def test_a_fresh_look_follows_a_table_that_went_back(tmp_path):
     stale = {**seat_body(table, 0),
              "version": 1}
     assert a1._take(stale) == [] and a1.version == table.version  # dropped
-    del table.actions[5:], table.marks[6:]
-    table.game = replay(4, table.seed, table.actions)
-    table.cache.clear()
+    # back to a version where A1 is to move (at a bot's, the server would let the bot play)
+    back = max(v for v in range(1, 20) if table.at_version(v).to_move == 0)
+    table.undo_to(back)
     a1.refresh()
-    assert a1.version == 5 and a1.view() == local_twin(table, 0).view()
+    assert a1.version == back and a1.view() == local_twin(table, 0).view()
     assert a1.events() == local_twin(table, 0).events()
+
+
+def _shapes(good: dict):
+    """Answers of the wrong shape, each built from a good seat's body (issue 30 finding 9)."""
+    yield []
+    yield "a page"
+    for name in ("version", "view", "legal", "event_data", "scores", "bot", "turns"):
+        yield {k: v for k, v in good.items() if k != name}
+    for name, junk in (("version", "7"), ("version", True), ("event_count", None),
+                       ("event_data", "x"), ("view", {}), ("view", {**good["view"],
+                                                                   "phase": "nap"}),
+                       ("legal", [{"type": "Nope"}]), ("event_data", [{"type": "Nope"}]),
+                       ("scores", [{}]), ("closed", 3), ("version", -2)):
+        yield {**good, name: junk}
+
+
+def test_a_server_answer_of_the_wrong_shape_is_a_table_error_and_changes_nothing(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 3, {})
+    a1 = fake.session(table, 0)
+    good = fake("GET", f"{a1._path}?key={table.keys[0]}")[1]
+    before = (a1.version, a1.view(), a1.legal_actions(), a1.events())
+    checked = 0
+    for answer in _shapes({**good, "version": good["version"] + 1}):
+        a1._transport = lambda method, path, body=None, answer=answer: (200, answer)
+        with pytest.raises(TableError) as caught:
+            a1.refresh()
+        assert "class server" in str(caught.value) and len(str(caught.value)) < 300
+        assert (a1.version, a1.view(), a1.legal_actions(), a1.events()) == before
+        checked += 1
+    assert checked == 20
+
+
+def test_a_closed_table_says_so_and_its_moves_are_a_table_error(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 3, {})
+    a1 = fake.session(table, 0)
+    move = a1.legal_actions()[0]
+    fake.store._close(table, "move 1 is missing from its log")
+    a1.refresh()
+    assert a1.closed == table.closed and not a1.my_turn
+    with pytest.raises(TableError, match="This table is closed"):
+        a1.apply(move)
 
 
 # --- on a real server -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = start_server(tmp_path_factory.mktemp("remote") / "data")
+    s = in_process(tmp_path_factory.mktemp("remote") / "data")
     yield s
     s.stop()
 

@@ -1,4 +1,4 @@
-"""The tables' JSON API and pages on a real class server process (issue 19, items 2, 4, 5).
+"""The tables' JSON API and pages on a class server in this process (issue 19, items 2, 4, 5).
 
 Every refusal of the API is asked for here, each with its exact status, a short body that quotes
 nothing long of what it was sent, and the table's version unchanged afterwards. Also: creating a
@@ -16,7 +16,7 @@ import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from server_harness import start_server
+from server_harness import in_process, keyed_seed
 
 from ttrlib import Game
 from ttrlib.plain import to_plain
@@ -26,7 +26,7 @@ JUNK = "x" * 5000  # a long value: no error body may quote it whole
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = start_server(tmp_path_factory.mktemp("tables") / "data")
+    s = in_process(tmp_path_factory.mktemp("tables") / "data")
     yield s
     s.stop()
 
@@ -50,6 +50,13 @@ def version(server, table) -> int:
 def test_the_teacher_makes_a_table_with_a_link_and_a_128_bit_key_per_seat(server):
     table = server.new_table(players=6, seed=7, bots={"C2": "odds-aware"})
     assert sorted(table["seats"]) == ["A1", "A2", "B1", "B2", "C1", "C2"]
+    # a bot's seat has no key and no link until the teacher hands it to a learner (issue 32 a)
+    assert (table["seats"]["C2"]["key"], table["seats"]["C2"]["link"]) == (None, None)
+    tid = table["table"]
+    assert server.request("POST", f"/api/tables/{tid}/seats/C2/bot", {"bot": None},
+                          token=server.token)[0] == 200
+    table["seats"] = server.request("GET", "/api/tables", token=server.token)[1]["tables"]
+    table["seats"] = next(t["seats"] for t in table["seats"] if t["table"] == tid)
     keys = set()
     for name, seat in table["seats"].items():
         raw = base64.urlsafe_b64decode(seat["key"] + "==")
@@ -60,7 +67,7 @@ def test_the_teacher_makes_a_table_with_a_link_and_a_128_bit_key_per_seat(server
         assert parse_qs(link.query) == {"table": [table["table"]], "seat": [name],
                                         "key": [seat["key"]]}
     assert len(keys) == 6
-    assert table["seats"]["C2"]["bot"] == "odds-aware" and table["seats"]["A1"]["bot"] is None
+    assert table["seats"]["C2"]["bot"] is None and table["seats"]["A1"]["bot"] is None
     assert table["board"] == f"/tables/{table['table']}/board"
 
 
@@ -92,10 +99,24 @@ def test_only_the_teacher_makes_tables_and_reads_their_logs(server, token, statu
     assert bot[0] == status
 
 
+def test_a_numbered_table_deals_through_the_keyed_door_not_the_plain_seed(server):
+    """Issue 30, finding 1: game 7 is a public name; its deal is keyed (the formula worked out
+    here with the tests' key), the same on every table of the server, and not ``Game.new(seed=7)``
+    (whose deal a search of plain seeds from A1's screen used to find)."""
+    table, again = server.new_table(players=4, seed=7), server.new_table(players=4, seed=7)
+    a1 = seat_get(server, table, "A1")[1]["view"]
+    keyed, plain = (Game.new(players=4, seed=s) for s in (keyed_seed(4, 7), 7))
+    assert a1["hand"] == keyed.hands[0].to_dict()
+    assert a1["dealt_tickets"] == list(keyed.offers[0]) != list(plain.offers[0])
+    assert seat_get(server, again, "A1")[1]["view"] == a1
+    status, log, _ = server.request("GET", f"/api/tables/{table['table']}/log", token=server.token)
+    assert (status, log["seed"]) == (200, keyed_seed(4, 7))
+
+
 # --- a seat's view and moves -----------------------------------------------------------------
 def test_a_seat_gets_its_view_and_its_legal_actions_only_on_its_move(server):
     table = server.new_table(players=4, seed=42)
-    game = Game.new(players=4, seed=42)  # the same deal, worked out here independently
+    game = Game.new(players=4, seed=keyed_seed(4, 42))  # the same deal, worked out here
     status, a1, _ = seat_get(server, table, "A1")
     assert status == 200 and a1["version"] == 0
     assert a1["legal"] == to_plain(game.legal_actions())
@@ -255,7 +276,9 @@ def test_a_seat_handed_to_a_bot_plays_at_once_and_comes_back(server):
 
 
 def test_a_learners_move_on_a_bot_seat_is_409(server):
-    table = server.new_table(players=4, seed=4, bots=["A1"])
+    table = server.new_table(players=4, seed=4)  # A1 a learner's, then handed to a bot
+    assert server.request("POST", f"/api/tables/{table['table']}/seats/A1/bot",
+                          {"bot": "greedy"}, token=server.token)[0] == 200
     a1 = seat_get(server, table, "A1")[1]
     assert a1["bot"] == "greedy" and a1["legal"] == [] and a1["version"] >= 1
     status, answer, _ = act(server, table, "A1", {"type": "DrawCard", "source": "deck"})

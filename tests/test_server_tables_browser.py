@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import lab_harness as h
 import pytest
-from server_harness import free_port, start_server
+from server_harness import free_port, keyed_seed, start_server
 
 from ttrlib import actions as act
 from ttrlib.game import Game
@@ -174,7 +174,7 @@ class Table:
 
     def __init__(self, server, tid: str, seats: list[Seat]):
         self.server, self.tid, self.seats = server, tid, seats
-        self.game = Game.new(players=len(seats), seed=SEED)
+        self.game = Game.new(players=len(seats), seed=keyed_seed(len(seats), SEED))
         self.version = 0
         # what each seat may know by now (I1), from the replay's state at every version
         self.hands = [set() for _ in seats]
@@ -199,7 +199,7 @@ class Table:
         """Replay the log's new actions (the teacher's /log) and compare every seat's API view
         with the replay: each holds its own hand, cardholder and tickets, no more (I1)."""
         log = self.api(f"/api/tables/{self.tid}/log", token=self.server.token)
-        assert log["seed"] == SEED
+        assert log["seed"] == keyed_seed(len(self.seats), SEED)
         for plain in log["actions"][self.version:]:
             self.game.apply(action_from_plain(plain))
             self.version += 1

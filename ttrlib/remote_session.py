@@ -33,7 +33,7 @@ from urllib.parse import quote
 
 from . import actions as act
 from .board import Board, teaching_board
-from .errors import IllegalMove, TableError, WrongPhase, shown
+from .errors import ActionError, IllegalMove, TableError, ViewError, WrongPhase, shown
 from .events import Event
 from .game import PlayerView
 from .plain import action_from_plain, to_plain
@@ -66,6 +66,35 @@ class _Public(NamedTuple):
     players: int
 
 
+#: the fields of a seat's body and the JSON types each may have (``bool`` is no number here)
+_BODY_FIELDS: dict[str, tuple[type, ...]] = {
+    "version": (int,), "event_count": (int,), "event_data": (list,), "view": (dict,),
+    "legal": (list,), "turns": (int,), "bot": (str, type(None)), "scores": (list, type(None)),
+}
+
+
+def _seat_body(body) -> dict:
+    """The server's answer for a seat, its fields checked one by one (``TableError`` names the
+    first that is missing or of another type: never a ``KeyError``)."""
+    if not isinstance(body, dict):
+        raise TableError(f"the class server sent {shown(body)} instead of a seat's body")
+    for name, kinds in _BODY_FIELDS.items():
+        if name not in body:
+            raise TableError(f"the class server's answer has no {name!r}: is the address a "
+                             "ttrlib class server?")
+        value = body[name]
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise TableError(f"the class server's {name!r} is {shown(value)}, not "
+                             f"{' or '.join('null' if k is type(None) else k.__name__ for k in kinds)}")
+    if body["version"] < 0 or body["event_count"] < len(body["event_data"]):
+        raise TableError("the class server's answer does not add up (its version or its "
+                         "count of events)")
+    closed = body.get("closed")
+    if closed is not None and not isinstance(closed, str):
+        raise TableError(f"the class server's 'closed' is {shown(closed)}, not a sentence")
+    return body
+
+
 class RemoteSeatSession:
     """Seat ``seat`` (0 or "A1") of table ``table`` on the class server at ``url``."""
 
@@ -88,6 +117,7 @@ class RemoteSeatSession:
         self._events: list[Event] = []
         self.version = -1
         self.problem: str | None = None  # why the last attempt to follow the table failed
+        self.closed: str | None = None  # the server's sentence once the table is closed
         self._task: asyncio.Task | None = None
         self._callback: Callable | None = None
         self.refresh()
@@ -142,9 +172,11 @@ class RemoteSeatSession:
     def _checked(self, status: int, data):
         if status == 200:
             return data
-        if status == 409 and isinstance(data, dict):
-            raise IllegalMove(str(data.get("rule", "")), str(data.get("reason", "")))
         said = data.get("error") if isinstance(data, dict) else None
+        if status == 409 and isinstance(data, dict) and "rule" in data:
+            raise IllegalMove(str(data.get("rule", "")), str(data.get("reason", "")))
+        if status in (409, 503) and isinstance(said, str):  # a closed table, a busy one
+            raise TableError(said)
         if status == 403:
             raise TableError("the class server does not know this seat's key: open the link "
                              "your teacher gave you")
@@ -158,10 +190,21 @@ class RemoteSeatSession:
         status, data = self._transport("GET", f"{self._path}?{self._query(since=len(self._events))}")
         return self._take(self._checked(status, data), newer_only=False)
 
-    def _take(self, body: dict, newer_only: bool = True) -> list[Event]:
+    def _take(self, body, newer_only: bool = True) -> list[Event]:
         """Keep what the server sent; the new events. A long-poll's answer older than what a
         move's answer brought meanwhile is dropped (``newer_only``); a fresh look at the table
-        is always kept (were the table ever behind us, the session follows it back)."""
+        is always kept (were the table ever behind us, the session follows it back). An
+        answer of another shape is a ``TableError`` that says what is wrong, and changes
+        nothing."""
+        body = _seat_body(body)
+        try:
+            return self._keep(body, newer_only)
+        except (ViewError, ActionError) as exc:
+            raise TableError(f"the class server sent a seat's body that cannot be read "
+                             f"({exc})") from None
+
+    def _keep(self, body: dict, newer_only: bool) -> list[Event]:
+        self.closed = body.get("closed") or self.closed  # a table closes at the same version
         if body["version"] == self.version or (newer_only and body["version"] < self.version):
             return []
         new = [event_from_plain(e) for e in body["event_data"]]
@@ -170,16 +213,20 @@ class RemoteSeatSession:
         skip = len(self._events) - (body["event_count"] - len(new))
         if skip < 0 or body["event_count"] < len(self._events):  # the log is not ours: reload
             status, body = self._transport("GET", f"{self._path}?{self._query()}")
-            body = self._checked(status, body)
-            new, skip, self._events = [event_from_plain(e) for e in body["event_data"]], 0, []
+            body = _seat_body(self._checked(status, body))
+            new, skip, events = [event_from_plain(e) for e in body["event_data"]], 0, []
+        else:
+            events = self._events
         new = new[skip:]
-        self._events += new
+        # everything read before anything is kept: a body that cannot be read changes nothing
+        view = view_from_plain(body["view"], self._board, events + new)
+        legal = [action_from_plain(a) for a in body["legal"]]
+        scores = None if body["scores"] is None else scores_from_plain(body["scores"])
+        self._events = events + new
         self.version = body["version"]
-        self._view = view_from_plain(body["view"], self._board, self._events)
-        self._legal = [action_from_plain(a) for a in body["legal"]]
+        self._view, self._legal, self._scores = view, legal, scores
         self._turns = body["turns"]
         self.bot = body["bot"]
-        self._scores = None if body["scores"] is None else scores_from_plain(body["scores"])
         return new
 
     # --- following the table -----------------------------------------------------------------
@@ -240,7 +287,8 @@ class RemoteSeatSession:
 
     @property
     def my_turn(self) -> bool:
-        return not self.is_over and self._view.to_move == self.seat and self.bot is None
+        return (not self.is_over and self._view.to_move == self.seat and self.bot is None
+                and self.closed is None)
 
     @property
     def turns(self) -> int:

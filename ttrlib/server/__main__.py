@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import signal
+import sqlite3
+import sys
 
+from . import db
 from .app import MAX_BODY, make_app, make_server
 
 
@@ -36,11 +40,30 @@ def main(argv=None) -> None:
                              "deploy/jupyterhub/): the Hub's users, groups and address")
     parser.add_argument("--quiet", action="store_true", help="do not print the login link")
     args = parser.parse_args(argv)
-    asyncio.run(serve(args))
+    try:
+        asyncio.run(serve(args))
+    except db.StoreRefused as exc:  # one sentence, no traceback: the teacher reads this
+        sys.exit(f"ttrlib class server: {exc}")
+
+
+@contextlib.contextmanager
+def refused_at_start(args):
+    """A data folder or database the server cannot use, as ``StoreRefused`` with one sentence
+    (at start, before any request) instead of a ``sqlite3`` or ``OSError`` traceback."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:  # met while replaying the tables or the records
+        raise db.StoreRefused(f"the database in {args.data} is damaged ({exc}): put back a "
+                              "copy from a backup") from None
+    except OSError as exc:
+        raise db.StoreRefused(f"the data folder {args.data} cannot be used "
+                              f"({exc.strerror or exc}): give --data a folder this user may "
+                              "write in") from None
 
 
 async def serve(args) -> None:
-    server = make_server(args.data, args.lessons, args.db)
+    with refused_at_start(args):
+        server = make_server(args.data, args.lessons, args.db)
     if args.hub:
         from . import hub
 
@@ -50,8 +73,13 @@ async def serve(args) -> None:
         args.ip = args.ip or ip  # --ip 0.0.0.0 where the URL names a host (Kubernetes)
         args.quiet = True  # no login link: teachers log in through the Hub
     args.ip = args.ip or "127.0.0.1"
-    app = make_app(server)
-    app.listen(args.port, args.ip, max_body_size=MAX_BODY)
+    with refused_at_start(args):
+        app = make_app(server)  # the tables' and records' migrations and replay
+    try:
+        app.listen(args.port, args.ip, max_body_size=MAX_BODY)
+    except OSError as exc:
+        raise db.StoreRefused(f"cannot listen on {args.ip}:{args.port} ({exc.strerror}): "
+                              "is another server running there?") from None
     # other servers on the same PostgreSQL: their moves reach this one's waiting seats
     listening = asyncio.create_task(server.tables.listen()) if server.tables.shared else None
     host = "localhost" if args.ip in ("127.0.0.1", "0.0.0.0") else args.ip

@@ -44,7 +44,15 @@ def make_server(data_dir: str | Path, lessons_url: str = "http://localhost:8866"
     ``postgresql://`` address) or, by default, in SQLite in ``data_dir``."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
-    return Server(data, db.connect(database or data / db.DB_NAME),
+    store = data / db.DB_NAME
+    if (database is None and store.exists() and store.stat().st_size == 0
+            and (data / auth.TEACHER_TOKEN).exists()):
+        # SQLite would take an empty file for a new database and start an empty class over
+        # the lost one; the teacher token beside it says there was a class here
+        raise db.StoreRefused(f"{store} is empty, but this folder held a class (its "
+                              f"{auth.TEACHER_TOKEN}): put back a copy of the database from a "
+                              "backup, or move the folder away to start a new class")
+    return Server(data, db.connect(database or store),
                   auth.secret_file(data, auth.TEACHER_TOKEN),
                   auth.secret_file(data, auth.CLASS_SECRET), lessons_url=lessons_url)
 

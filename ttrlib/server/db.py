@@ -39,15 +39,41 @@ def dialect(conn) -> str:
     return getattr(conn, "dialect", "sqlite")
 
 
+class StoreRefused(Exception):
+    """The store cannot be used (damaged, foreign, newer than this code, out of reach): one
+    sentence saying which file and what to do; the server stops at start with it."""
+
+
 def _sqlite(path: str | Path) -> sqlite3.Connection:
     """A connection in WAL mode (readers never block the writer; a crash loses no committed
-    row) that waits up to 10 s for a lock instead of failing with "database is locked"."""
+    row) that waits up to 10 s for a lock instead of failing with "database is locked".
+    A file that is no database, fails SQLite's quick check or holds tables ttrlib did not
+    make is refused (``StoreRefused``) before anything is written to it."""
+    existed = Path(path).exists() and Path(path).stat().st_size > 0
     conn = sqlite3.connect(str(path), timeout=10, isolation_level=None,
                            check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute(SCHEMA)
+    try:
+        if existed:
+            problems = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError(problems[0])
+            names = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+            if names and "schema" not in names:
+                raise StoreRefused(f"{path} holds tables ttrlib did not make "
+                                   f"({', '.join(sorted(names)[:3])}): it is not a class's "
+                                   "database; give --data another folder")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(SCHEMA)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.OperationalError):
+            raise StoreRefused(f"{path} cannot be opened for writing ({exc}): give the "
+                               "server a folder it may write in") from None
+        raise StoreRefused(f"{path} is damaged ({exc}): put back a copy from a backup, or "
+                           "move it away to start an empty class") from None
     return conn
 
 
@@ -106,7 +132,11 @@ def migrate(conn, module: str, steps: Sequence) -> None:
             row = conn.execute("SELECT version FROM schema WHERE module = ?",
                                (module,)).fetchone()
             done = row[0] if row else 0
-            if done >= len(steps):
+            if done > len(steps):
+                raise StoreRefused(f"the database was written by a newer ttrlib (its {module} "
+                                   f"are at step {done}, this ttrlib knows {len(steps)}): "
+                                   "update ttrlib on this machine first")
+            if done == len(steps):
                 return
             step = steps[done]
             sql = step[dialect(conn)] if isinstance(step, dict) else step

@@ -17,7 +17,7 @@
 - ``GET /api/tables/ID/public?after=N`` gives the public view (what every seat sees alike), the
   narrated log and, at the end, the score sheets; ``at=n`` the same at version ``n``.
 - The teacher also has ``GET /api/tables`` (the class's tables), ``GET /api/tables/ID/log``
-  (the seed and every action: the whole game) and ``POST /api/tables/ID/seats/A1/bot`` with
+  (the game number, the deal's seed and every action: the whole game) and ``POST /api/tables/ID/seats/A1/bot`` with
   ``{"bot": "greedy"}`` (hand the seat to a bot) or ``{"bot": null}`` (back to its learner).
 - On a JupyterHub (``hub``) a seat's requests also need a Hub token (or the Hub's cookie): the
   first Hub user to open a seat sits there, anyone else gets 403 with the same link; the teacher
@@ -30,45 +30,46 @@ No error body quotes more than a short, cut piece of what it was sent (``errors.
 from __future__ import annotations
 
 import functools
-import json
 from urllib.parse import quote
 
 import tornado.ioloop
 
-from ..errors import ActionError, IllegalMove, clip
+from ..errors import IllegalMove, clip
 from ..experiments import PRESETS
 from ..plain import action_from_plain, to_plain
 from ..seats import seat_name
 from .auth import Handler
-from .table_store import DEFAULT_BOT, MAX_SEED, Refusal, public_snapshot, seat_body
+from .json_body import read_json
+from .table_refusal import Refusal, status_of
+from .table_store import DEFAULT_BOT, TableClosed, public_text, seat_body
 
 LONG_POLL_S = 25.0  # a waiting request returns after this long even if nothing happened
 LESSON = "08-play-at-a-table.ipynb"
 MAX_REASON = 300  # characters of a refusal's reason
+MAX_NUMBER = 999_999_999  # the largest game number a teacher types
+RETRY_S = 10  # a 503's Retry-After: a full disk or a crowd of waiting pages
 
 
 def answers(method):
-    """Turn the tables' errors into short JSON answers: ``Refusal`` its status,
-    ``IllegalMove`` 409 with the rule and the reason, ``ActionError`` 400 naming the field."""
+    """Answer the tables' errors (``TablesHandler.refuse``) from a handler's method."""
 
     @functools.wraps(method)
     async def wrapped(self, *args, **kwargs):
         try:
             await method(self, *args, **kwargs)
-        except Refusal as exc:
-            self.json(exc.status, {"error": clip(str(exc), MAX_REASON)})
-        except IllegalMove as exc:
-            self.json(409, {"rule": exc.rule, "reason": clip(exc.reason, MAX_REASON)})
-        except ActionError as exc:
-            self.json(400, {"error": clip(str(exc), MAX_REASON)})
+        except Exception as exc:  # noqa: BLE001 - refuse() answers the tables' errors only
+            if not self.refuse(exc):
+                raise
 
     return wrapped
 
 
-def seat_link(lessons_url: str, table: str, seat: str, key: str) -> str:
-    """The address a learner opens: lesson 08 in the classroom app, at this seat."""
+def seat_link(lessons_url: str, table: str, seat: str, key: str | None) -> str:
+    """The address a learner opens: lesson 08 in the classroom app, at this seat. A seat
+    without a key (a bot's, never a learner's) gets an address that opens no seat (the lesson
+    says to ask for the link): the API itself gives such a seat no link."""
     return (f"{lessons_url.rstrip('/')}/voila/render/{LESSON}?table={quote(table)}"
-            f"&seat={quote(seat)}&key={quote(key)}")
+            f"&seat={quote(seat)}" + (f"&key={quote(key)}" if key else ""))
 
 
 class TablesHandler(Handler):
@@ -76,11 +77,31 @@ class TablesHandler(Handler):
         self.store = store
         self.lessons_url = lessons_url
 
+    def refuse(self, exc: BaseException) -> bool:
+        """Answer one of the tables' errors with its status (``table_refusal``, the one map)
+        and its sentence; False if ``exc`` is none of them (a bug: tornado's 500)."""
+        status = status_of(exc)
+        if status is None or self._finished:
+            return False
+        if isinstance(exc, IllegalMove):
+            self.json(409, {"rule": exc.rule, "reason": clip(exc.reason, MAX_REASON)})
+            return True
+        body = {"error": clip(str(exc), MAX_REASON)}
+        if isinstance(exc, TableClosed):
+            body["closed"] = body["error"]
+        if status == 503:
+            self.set_header("Retry-After", str(RETRY_S))
+        self.json(status, body)
+        return True
+
+    def _handle_request_exception(self, e: BaseException) -> None:
+        # The pages' handlers (``table_pages``) reach the referee too: its refusals get their
+        # status and sentence there as well, never a 500 and a traceback.
+        if not self.refuse(e):
+            super()._handle_request_exception(e)
+
     def body_json(self):
-        try:
-            return json.loads(self.request.body or b"null")
-        except ValueError:
-            raise Refusal(400, "the body is not JSON") from None
+        return read_json(self.request.body, "the body")  # BadBody: 400 naming the body
 
     def int_arg(self, name: str, default, limit: int = 10**9):
         text = self.get_query_argument(name, None)
@@ -126,7 +147,7 @@ class TablesHandler(Handler):
         return {seat_name(s): {"key": table.keys[s], "bot": table.bots[s],
                                "user": table.owners[s],
                                "link": seat_link(self.lessons_url, table.id, seat_name(s),
-                                                 table.keys[s])}
+                                                 table.keys[s]) if table.keys[s] else None}
                 for s in range(table.players)}
 
 
@@ -142,14 +163,14 @@ class CreateTable(TablesHandler):
     @answers
     async def get(self) -> None:
         self.require_teacher()
-        self.json(200, {"tables": [
-            {"table": t.id, "players": t.players, "version": t.version,
-             "over": t.game.is_over, "seats": self.links(t)} for t in self.store.tables.values()]})
+        self.json(200, {"tables": [  # a finished table put away stays there (no replay)
+            {"table": t.id, "players": t.players, "version": t.version, "over": t.over,
+             "closed": t.closed, "seats": self.links(t)} for t in self.store.tables.values()]})
 
 
 def read_new_table(body) -> tuple[int, int | None, dict]:
-    """``(players, seed, {seat: preset})`` of a new table's body; ``Refusal`` 400 names the
-    field that is wrong."""
+    """``(players, game number, {seat: preset})`` of a new table's body (the API's and the
+    Tables form's); ``Refusal`` 400 with a sentence naming the field that is wrong."""
     if not isinstance(body, dict):
         raise Refusal(400, 'the body is an object such as {"players": 4}')
     extra = sorted(str(k)[:20] for k in body if k not in ("players", "seed", "bots"))
@@ -159,9 +180,10 @@ def read_new_table(body) -> tuple[int, int | None, dict]:
     if type(players) is not int or players not in (4, 6):
         raise Refusal(400, "players: 4 or 6 (C2)")
     seed = body.get("seed")
-    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
-        raise Refusal(400, f"seed: a whole number from 0 to {MAX_SEED}")
-    names = {seat_name(s) for s in range(players)}
+    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_NUMBER):
+        raise Refusal(400, f"seed: the game number is a whole number from 0 to {MAX_NUMBER:,} "
+                           "(or none, for a secret deal)")
+    names = [seat_name(s) for s in range(players)]
     given = body.get("bots") or []
     if isinstance(given, list):
         given = {name: DEFAULT_BOT for name in given}
@@ -170,7 +192,8 @@ def read_new_table(body) -> tuple[int, int | None, dict]:
     bots = {}
     for name, preset in given.items():
         if name not in names:
-            raise Refusal(400, f"bots: no seat {str(name)[:8]!r} at a {players}-player table")
+            raise Refusal(400, f"bots: {str(name)[:8]!r} is not a seat of a {players}-player "
+                               f"table ({', '.join(names)})")
         if preset not in PRESETS:
             raise Refusal(400, f"bots.{name}: one of {', '.join(PRESETS)}")
         bots[name] = preset
@@ -205,16 +228,21 @@ class PublicState(TablesHandler):
     @answers
     async def get(self, tid: str) -> None:
         table = self.store.get(tid)
+        since = self.int_arg("since", 0)
         there, at = await self.public_version(table)
         if there:
-            self.json(200, public_snapshot(table, at))
+            self.set_status(200)
+            self.set_header("Content-Type", "application/json")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(public_text(table, at, since))  # one text for every waiting page
 
 
 class TableLog(TablesHandler):
     @answers
     async def get(self, tid: str) -> None:
         table = self.teacher_table(tid)
-        self.json(200, {"table": table.id, "players": table.players, "seed": table.seed,
+        self.json(200, {"table": table.id, "players": table.players, "number": table.number,
+                        "seed": table.seed,
                         "version": table.version, "actions": to_plain(table.actions)})
 
 
