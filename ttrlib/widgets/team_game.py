@@ -17,7 +17,7 @@ from traitlets import Unicode, observe
 from .. import actions as act
 from .. import display, hints, narration
 from ..board import Board
-from ..errors import TTRError
+from ..errors import TableError, TTRError
 from ..game import (
     DRAW_TICKETS,
     FACE_UP,
@@ -29,7 +29,7 @@ from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
 from ..seats import seat_name
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
-from .tickets import TicketChooser
+from .tickets import TicketChooser, judge_choices, refuse_incomplete
 
 
 def _news(events, seat: int) -> str:
@@ -107,6 +107,7 @@ class TeamGame(LessonWidget):
                                     confirm_label="Share the ticked tickets",
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")
         self.others = button("Let the others play", self.next_turn, width="200px")
+        judge_choices(self, self.chooser, self.sharer)
         self.board_map = w.HTML()
         # what the drawn map shows: redrawn only when that changes
         self._map_key: tuple | None = None
@@ -181,7 +182,16 @@ class TeamGame(LessonWidget):
         if not self._my_move():
             return False
         n = len(self.view().events)
-        if not self.act(action):
+        try:
+            if not self.act(action):
+                return False
+        except TableError as exc:
+            if "(400:" not in str(exc):  # not a field of the move: the server is away, a key...
+                raise
+            # The class server names a field of a malformed move (its JSON codec answers 400
+            # before the rules are asked): say instead what the rules wait for now.
+            rule, words = hints.FINISH_FIRST[self.view().phase]
+            self.say(f"The class server did not take this move: {words}.", "error", rule=rule)
             return False
         text = _news(self.view().events[n:], self.seat)
         self.say(f"{success} {text}".strip() or "Done.", "success")
@@ -207,7 +217,13 @@ class TeamGame(LessonWidget):
                 text, kind, rule = self._why_not(self.route.value)
                 self.say(text, kind, rule=rule)
             return
-        self._do(choice or act.Claim(self.route.value or ""))  # the engine names the phase rule
+        if choice is None and self.route.value is None:  # an empty list (every track claimed)
+            if self._my_move():
+                rule, words = hints.FINISH_FIRST[self.view().phase]
+                self.say(f"No route can be claimed now: {words}.", "error", rule=(
+                    "K3" if self.view().phase is Phase.TURN else rule))
+            return
+        self._do(choice or act.Claim(self.route.value))  # the engine names the phase rule
 
     @safe
     def pay(self) -> None:
@@ -219,6 +235,8 @@ class TeamGame(LessonWidget):
 
     @safe
     def keep(self) -> None:
+        if self._my_move() and refuse_incomplete(self, self.chooser):
+            return
         if self.view().phase is not Phase.SETUP_TICKETS:
             self._do(self.chooser.keep_action())
         elif self._do(self.chooser.keep_action()):
@@ -233,6 +251,8 @@ class TeamGame(LessonWidget):
 
     @safe
     def share(self) -> None:
+        if self._my_move() and refuse_incomplete(self, self.sharer):
+            return
         self._do(act.ShareTickets(self.sharer.checked()))
 
     @safe
@@ -368,7 +388,6 @@ class TeamGame(LessonWidget):
         highlight(self.to_hand, "hand" in places)
         highlight(self.to_cardholder, "cardholder" in places)
         highlight(self.others, not view.my_turn and not over)
-        highlight(self.sharer.confirm, any(isinstance(a, act.ShareTickets) for a in legal))
         highlight(self.draw_tickets, any(isinstance(a, act.DrawTickets) for a in legal))
         payable = {a.route for a in legal if isinstance(a, act.Claim)}
         self._render_routes(view, payable, legal)
@@ -378,12 +397,13 @@ class TeamGame(LessonWidget):
         choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
         self.chooser.layout.display = "flex" if choosing else "none"
-        highlight(self.chooser.confirm, choosing)
         self.chooser.title.value = "<b>Your ticket offer (only you see it)</b>"
         self.chooser.confirm.description = ("Confirm my setup tickets" if view.phase is
                                             Phase.SETUP_TICKETS else "Keep the ticked tickets")
         # T4 shares kept tickets: nothing to share while the setup offer is still open (T1)
         self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
+        self.chooser.show_missing(choosing)
+        self.sharer.show_missing(any(isinstance(a, act.ShareTickets) for a in legal))
         self.table.value = display.layout_html(display.players_html(view),
                                               display.routes_html(view, payable))
         self.history.value = self.events_html(view.events, last=8)
