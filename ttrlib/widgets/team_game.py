@@ -28,6 +28,7 @@ from ..game import (
 from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
 from ..seats import seat_name
+from ..words import article
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
 from .tickets import TicketChooser, judge_choices, refuse_incomplete
 
@@ -203,7 +204,7 @@ class TeamGame(LessonWidget):
         if self._do(act.DrawCard(source)):
             drawn = self.view().drawn_card
             if drawn is not None:
-                self.say(f"You drew a {drawn.value} card. Where does it go?", rule="D1")
+                self.say(f"You drew {article(drawn.value)} card. Where does it go?", rule="D1")
 
     @safe
     def place(self, to: Literal["hand", "cardholder"]) -> None:
@@ -368,7 +369,7 @@ class TeamGame(LessonWidget):
         view = self.view()
         legal = self.legal()
         over = self.session.is_over
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.step.value = display.message_html(self._hint(view), "info")
         self.score_sheet.value = (score_sheet_html(view.board, self.session.scores())
                                   if over else "")

@@ -386,7 +386,7 @@ class TicketStepper(LessonWidget):
     def _render_setup(self) -> list:
         view = self.view()
         name = seat_name(self.seat)
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.step.value = display.message_html(
             f"{name}: you were dealt {SETUP_TICKETS_DEALT} tickets. Tick at least "
             f"{SETUP_TICKETS_KEEP} to keep and pick 1 of the kept "
@@ -419,7 +419,7 @@ class TicketStepper(LessonWidget):
     def _render_revealed(self) -> list:
         view = self.view()
         home = seat_name(self.home_seat)
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.table.value = display.tickets_html(
             [view.board.ticket(t) for t in view.team_tickets],
             f"{team_name(view.team)} ticket cardholder (shared): both tickets arrived together")
@@ -429,7 +429,7 @@ class TicketStepper(LessonWidget):
 
     def _render_play(self) -> list:
         view = self.view()
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         if self.session.is_over:
             hint = "The game is over."
         elif view.my_turn:
