@@ -34,7 +34,7 @@ from . import deals
 from .bots import GreedyBot, decide
 from .errors import WrongPhase
 from .events import Event
-from .game import Game, Phase, PlayerView
+from .game import TRAINS_PER_PLAYER, Game, Phase, PlayerView
 from .rules import payments
 from .rules.scoring import TeamScore, score
 from .seats import seat_name, team_count
@@ -50,9 +50,10 @@ def fresh_seed() -> int:
     return random.SystemRandom().randint(*SEED_RANGE)
 
 
-def new_game(seed: int, players: int = 4) -> Game:
-    """The default deal from the deal's (secret) seed: a new game, ticket setup (T1) to come."""
-    return Game.new(players=players, seed=seed)
+def new_game(seed: int, players: int = 4, trains: int = TRAINS_PER_PLAYER) -> Game:
+    """The default deal from the deal's (secret) seed: a new game, ticket setup (T1) to come
+    (``trains`` per player: fewer for a short game, C3 short-game policy)."""
+    return Game.new(players=players, seed=seed, trains=trains)
 
 
 def _deal_of(number: int | None, players: int) -> deals.Deal:
@@ -100,7 +101,7 @@ class SeatSession:
         self._game = game
         self.seat = seat
         self._players = game.players
-        self.deal = deal or (lambda s: new_game(s, game.players))
+        self.deal = deal or (lambda s: new_game(s, game.players, game.trains_per_player))
         self._given_bots = bots
         self._named(None if seed is None else deals.named(seed, game.players))
 

@@ -21,6 +21,7 @@ from ..errors import TableError, TTRError
 from ..game import (
     DRAW_TICKETS,
     FACE_UP,
+    TRAINS_PER_PLAYER,
     Game,
     Phase,
     PlayerView,
@@ -69,10 +70,11 @@ class TeamGame(LessonWidget):
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, players: int = 4,
                  seed: int | None = None, bots=None, deal=None, save_folder=None,
-                 session=None):
+                 session=None, trains: int = TRAINS_PER_PLAYER):
         from ..session import new_game
 
-        deal = deal or (lambda s: new_game(s, players))
+        # trains: per player, fewer for a short game (C3 short-game policy)
+        deal = deal or (lambda s: new_game(s, players, trains))
         super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players,
                          session=session)
         self.save_folder = save_folder
