@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..rules.scoring import TeamScore
+from ..rules.tracks import closed_reason
 from ..seats import seat_name, team_name, team_of, teammate
 from ..state import TRAINS_PER_PLAYER
 from ..words import plural
@@ -104,7 +105,9 @@ def routes_html(view: Any, payable: set[str]) -> str:
         owner = view.claimed.get(r.id)
         if owner is None:
             key = "Open routes (✓ = you can pay for it now)"
-            status = "✓ you can pay now" if r.id in payable else "open"
+            closed = closed_reason(board, r, view.claimed, me, view.players)
+            status = ("✓ you can pay now" if r.id in payable else
+                      "closed to you (K3)" if closed else "open")
         else:
             key = f"{team_name(team_of(owner))}'s routes"
             status = f"claimed by {_who(owner, me)}"

@@ -28,6 +28,7 @@ from ..game import (
 )
 from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
+from ..rules.tracks import closed_reason
 from ..seats import seat_name
 from ..words import article
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
@@ -423,8 +424,10 @@ class TeamGame(LessonWidget):
 
     def _render_routes(self, view: PlayerView, payable: set[str], legal: list) -> None:
         board = view.board
+        # K3: a closed track (claimed, or closed by its parallel one) is no choice: not listed,
+        # so never preselected either (public facts of the view: any seat may be told, I1)
         rows = sorted((r.id not in payable, r.a, r.b, r.id) for r in board.routes
-                      if r.id not in view.claimed)
+                      if not closed_reason(board, r, view.claimed, view.seat, view.players))
         options = [((("✓ " if r[0] is False else "") + board.route(r[3]).describe()), r[3])
                    for r in rows]
         current = self.chosen_route
