@@ -24,10 +24,10 @@ other door, plain seeds for research and tests: it deals another game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Sequence
-
-import numpy as np
 
 from . import actions as act
 from . import deals
@@ -35,6 +35,7 @@ from .bots import GreedyBot, decide
 from .errors import WrongPhase
 from .events import Event
 from .game import TRAINS_PER_PLAYER, Game, Phase, PlayerView
+from .history import rng_state
 from .rules import payments
 from .rules.scoring import TeamScore, score
 from .seats import seat_name, team_count
@@ -54,6 +55,13 @@ def new_game(seed: int, players: int = 4, trains: int = TRAINS_PER_PLAYER) -> Ga
     """The default deal from the deal's (secret) seed: a new game, ticket setup (T1) to come
     (``trains`` per player: fewer for a short game, C3 short-game policy)."""
     return Game.new(players=players, seed=seed, trains=trains)
+
+
+def _bot_seed_of(game: Game) -> int:
+    """The bots' root seed for a loaded game: 128 bits of a hash of its secret generator state
+    (never shown), so every load of one save plays the same bots (issue 32.14)."""
+    state = json.dumps(rng_state(game.state.rng), sort_keys=True).encode()
+    return int.from_bytes(hashlib.sha256(b"ttrlib bots " + state).digest()[:16], "big")
 
 
 def _deal_of(number: int | None, players: int) -> deals.Deal:
@@ -259,10 +267,11 @@ class SeatSession:
         """Resume a signed save of ``learner`` (``signed_save.SaveRefused`` says why one is
         refused; so is a save of another number of players or another board).
 
-        Everything this seat cannot see is dealt anew from fresh randomness
-        (``Game.resample_hidden``), and the bots get fresh seeds: loading an earlier save
-        never replays a future the learner has already seen (a tunnel's reveal, a deck draw).
-        What the seat saw when it saved stays exactly as it was. The public name comes back."""
+        The game goes on exactly as saved: the cards nobody has seen stay where they were and
+        the generator is the saved one (the signed save holds them and never reaches the page,
+        I1), and the bots' seeds come from that secret generator: loading the same save again
+        gives the same game, so a reload is no free retry of a tunnel's reveal or a deck draw
+        (issue 32.14). The public name comes back."""
         from . import signed_save
 
         saved = signed_save.open_save(slot, folder, learner=learner)
@@ -275,11 +284,11 @@ class SeatSession:
             raise signed_save.SaveRefused(
                 f"'{saved.slot}' is played on the board {game.board.name!r:.60}, not on "
                 f"{here.board.name!r:.60}, so it cannot be loaded here")
-        self._game = game.resample_hidden(self.seat, np.random.default_rng(deals.random_bits()))
+        self._game = game
         number, tag = signed_save.parse_game_name(saved.game_name)
         self._named(None if number is None and tag is None else deals.Deal(
             number, tag, deals.random_bits(), deals.random_bits()))
-        self._bot_seed = deals.random_bits()  # fresh bots, even for a set position
+        self._bot_seed = _bot_seed_of(game)  # the same bots at every load of this save
         bots = self._given_bots
         self.bots = self._make_bots(bots if bots is not None and len(bots) == game.players
                                     else None)

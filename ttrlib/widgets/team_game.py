@@ -65,7 +65,8 @@ class TeamGame(LessonWidget):
     first the game's: "game-4821"), ``save_button`` and ``load_button``: the game goes to
     ``save_folder/NAME.ttrsave`` (default ``saves/`` under the kernel's working directory), in
     a folder of the learner's own in the classroom app (``learner_id``), signed, never into
-    the page. Loading deals what the seat cannot see anew (``SeatSession.load``).
+    the page. Loading goes on exactly as saved, the unseen cards included, so a reload is no
+    free retry (``SeatSession.load``, issue 32.14).
     ``score_sheet`` shows once the game is over; ``new_game_button`` deals a new game.
     """
 
@@ -310,9 +311,9 @@ class TeamGame(LessonWidget):
         self.render()
         view = self.view()
         self.say(f"Loaded '{name}' ({self.session.game_name or 'a set position'}): "
-                 f"{view.players} players, {seat_name(view.to_move)} to move. The cards you "
-                 "could not see were shuffled anew, so the game goes on from here, not the way "
-                 "it went before.", "success")
+                 f"{view.players} players, {seat_name(view.to_move)} to move. The game goes "
+                 "on exactly as it was saved, the cards nobody has seen too: loading it again "
+                 "gives the same game, so what comes next is not a new draw.", "success")
 
     def _learner(self) -> str | None | bool:
         """Whose saves: the classroom's learner id, ``None`` for the local user (JupyterLab),
