@@ -59,12 +59,11 @@ def seat_line_html(view: Any, over: bool = False) -> str:
         turn = "your turn" if view.my_turn else f"{seat_name(view.to_move)} to move"
     hand = plural(view.hand_sizes[view.teammate], "card")
     if over:
-        hidden = (f"Your teammate {mate}'s hand ({hand}) stayed hidden (rule I1); the score "
-                  "sheet shows every team's tickets.")
+        hidden = (f"{mate}'s hand ({hand}) stayed hidden (I1); the score sheet shows every "
+                  "team's tickets.")
     else:
         tickets = plural(view.ticket_counts[view.teammate], "private ticket")
-        hidden = (f"Hidden from you (rule I1): your teammate {mate}'s hand ({hand}) and "
-                  f"{tickets}.")
+        hidden = f"Hidden from you (I1): {mate}'s hand ({hand}), {tickets}."
     return (f"<div class='ttr-seat'><b>Screen of {me}</b> ({html.escape(team)}) &middot; "
             f"{turn}<br><small>{html.escape(hidden)}</small></div>")
 

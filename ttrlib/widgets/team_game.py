@@ -9,6 +9,7 @@ line.
 
 from __future__ import annotations
 
+import html
 from typing import Literal
 
 import ipywidgets as w
@@ -33,6 +34,19 @@ from ..seats import seat_name
 from ..words import article
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
 from .tickets import TicketChooser, judge_choices, refuse_incomplete
+
+
+def _fitting(width: str) -> w.Layout:
+    """A control ``width`` wide on a wide screen and no wider than a narrow one."""
+    return w.Layout(width="100%", max_width=width)
+
+
+def _pay_words(hand, holder) -> str:
+    """A way to pay in few words, so that it fits the Pay with box on a phone:
+    ``"hand 2 red · cardholder 1 red"`` (K1: only these two places)."""
+    parts = [f"{where} {c.describe()}" for c, where in ((hand, "hand"), (holder, "cardholder"))
+             if c]
+    return " · ".join(parts) or "nothing"
 
 
 def _news(events, seat: int) -> str:
@@ -87,19 +101,22 @@ class TeamGame(LessonWidget):
         self.tickets = w.HTML()
         self.table = w.HTML()
         # Slots are numbered 0-4, as in the engine's log ("draws a card from face-up slot 2").
-        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="96px")
+        # "auto": as wide as the words, so the five slots and the deck wrap less on a phone
+        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="auto")
                      for i in range(FACE_UP)]
         self.deck = button("Deck", lambda: self.draw("deck"), width="150px")
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
                                     width="150px")
-        self.route = w.Dropdown(description="Route", layout=w.Layout(width="400px"),
+        # at most 400 px, and no wider than the screen: on a 400 px phone the box and its
+        # text fit (issue 32.13); the ways to pay are short words (_pay_words)
+        self.route = w.Dropdown(description="Route", layout=_fitting("400px"),
                                 style={"description_width": "50px"})
-        self.payment = w.Dropdown(description="Pay with", layout=w.Layout(width="400px"),
+        self.payment = w.Dropdown(description="Pay with", layout=_fitting("400px"),
                                   style={"description_width": "60px"})
         self.claim_button = button("Claim the route", self.claim, width="140px")
         self.tunnel_view = w.HTML()
-        self.tunnel_payment = w.Dropdown(description="Pay with", layout=w.Layout(width="470px"),
+        self.tunnel_payment = w.Dropdown(description="Pay with", layout=_fitting("470px"),
                                          style={"description_width": "60px"})
         self.pay_button = button("Pay the extra cards", self.pay, width="170px")
         self.withdraw_button = button("Take my cards back", self.withdraw, width="170px")
@@ -122,6 +139,9 @@ class TeamGame(LessonWidget):
         self.save_button = button("Save", self.save, width="90px")
         self.load_button = button("Load", self.load, width="90px")
         self.route_note = w.HTML()
+        # the chosen way to pay in full words, wrapping: a phone's box may show less of it
+        self.pay_note = w.HTML()
+        self.payment.observe(lambda c: self._show_payment(c.new), names="value")
         self.route.observe(lambda c: setattr(self, "chosen_route", c.new), names="value")
         label = w.HTML
         self.children = [
@@ -130,9 +150,12 @@ class TeamGame(LessonWidget):
             self.chooser, self.tunnel_box, self.row,
             label("<b>Draw train cards</b> (D1-D4)"), w.HBox(self.take + [self.deck]),
             w.HBox([self.to_hand, self.to_cardholder]),
+            # the hand right under the cards and buttons it is played with (on a phone the
+            # face-up row, the buttons and the hand fit one screen, issue 32.13)
+            self.cards,
             label("<b>Claim a route</b> (K1-K3, U1)"),
-            w.HBox([self.route, self.payment, self.claim_button]), self.route_note,
-            self.cards, self.tickets,
+            w.HBox([self.route, self.payment, self.claim_button]), self.pay_note, self.route_note,
+            self.tickets,
             label("<b>Tickets</b> (T2-T4)"), w.HBox([self.draw_tickets]), self.sharer,
             self.table, label("<b>The board</b>"), self.board_map, self.history,
             label("<b>Save / load</b> (kept on the server, signed: a changed file is refused)"),
@@ -345,7 +368,7 @@ class TeamGame(LessonWidget):
         claims = {a for a in legal if isinstance(a, act.Claim) and a.route == rid}
         # The cheapest way first, as in lessons 03-05 (odds.best_payment: the one ranking).
         ranked = [o.claim for o in best_payment(self.view(), rid)] if claims else []
-        options = [(payment_text(c.hand, c.cardholder), c) for c in ranked if c in claims]
+        options = [(_pay_words(c.hand, c.cardholder), c) for c in ranked if c in claims]
         self.payment.options = options
         self.payment.value = options[0][1] if options else None
         highlight(self.claim_button, bool(options))
@@ -353,6 +376,11 @@ class TeamGame(LessonWidget):
         rule_reason = None if options or rid is None else self._why_not(rid)
         self.route_note.value = "" if rule_reason is None else display.message_html(
             rule_reason[0], "info", rule=rule_reason[2])
+
+    def _show_payment(self, claim) -> None:
+        self.pay_note.value = "" if claim is None else (
+            "<div class='ttr-pay-note'><small>You lay "
+            f"{html.escape(payment_text(claim.hand, claim.cardholder))} (K1).</small></div>")
 
     def _why_not(self, rid: str | None) -> tuple[str, str, str | None]:
         """``(text, kind, rule)`` for the message line: why this route cannot be claimed now."""
@@ -446,7 +474,7 @@ class TeamGame(LessonWidget):
         t = view.tunnel
         show = t is not None and view.phase is Phase.TUNNEL
         self.tunnel_box.layout.display = "flex" if show else "none"
-        pays = [(payment_text(a.hand, a.cardholder), a) for a in
+        pays = [(_pay_words(a.hand, a.cardholder), a) for a in
                 cheapest_first(a for a in legal if isinstance(a, act.PayTunnel))]
         self.tunnel_payment.options = pays
         self.tunnel_payment.value = pays[0][1] if pays else None
