@@ -176,10 +176,16 @@ class TeamGame(LessonWidget):
         self.session.start(self.table_moved)
 
     def table_moved(self, events) -> None:
-        """The class table moved on (another seat played): draw it again and say what happened."""
+        """The class table moved on (another seat played): draw it again and say what happened.
+        Moves of this very seat that did not come from this screen were a bot's, playing the
+        seat while the teacher had handed it over: say so, and what it did (issue 32.6)."""
         self.render()
         news = _news(events, self.seat)
-        if news:
+        mine = [e for e in events if getattr(e, "seat", None) == self.seat]
+        if mine:
+            self.say(f"A bot played your seat {seat_name(self.seat)} for you: "
+                     f"{_news(mine, self.seat)} The table since: {news}", "warning")
+        elif news:
             self.say(news, "info")
 
     # --- helpers -----------------------------------------------------------------------------
