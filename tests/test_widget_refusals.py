@@ -162,7 +162,7 @@ def test_T1_an_incomplete_setup_choice_is_refused_in_the_words_of_the_rule(ticke
     g = _local(Phase.SETUP_TICKETS)
     _tick(g.chooser, ticked, share)
     missing = g.chooser.missing.value
-    assert "rule T1" in missing and g.chooser.confirm.button_style == ""  # before the press
+    assert "rule T1" in missing and g.chooser.confirm.tooltip.startswith("Still missing: ")
     g.chooser.confirm.click()
     assert "rule T1 Not yet: " in g.message_text and g.view().phase is Phase.SETUP_TICKETS
     if ticked >= 3:
@@ -174,7 +174,7 @@ def test_T1_an_incomplete_setup_choice_is_refused_in_the_words_of_the_rule(ticke
 def test_T1_a_complete_setup_choice_is_accepted_and_the_button_says_so_first():
     g = _local(Phase.SETUP_TICKETS)
     _tick(g.chooser, 3, 1)
-    assert g.chooser.missing.value == "" and g.chooser.confirm.button_style == "primary"
+    assert g.chooser.missing.value == "" and g.chooser.confirm.tooltip == g.chooser.confirm.description
     g.chooser.confirm.click()
     assert g.view().phase is Phase.TURN and "T1" in g.message_text
 

@@ -49,7 +49,7 @@ class TicketChooser(w.VBox):
     (``RadioButtons`` of ticket ids, ``None`` until the learner picks one), ``confirm`` and
     ``missing``, beside it: what the choice still lacks, in the words of the rule, redrawn at
     every tick (``problem()``; ``judge`` is set by the screen: ``hints.keep_problem`` or
-    ``hints.share_problem``), and the button is highlighted only when nothing is missing.
+    ``hints.share_problem``), and in the button's tooltip.
     """
 
     def __init__(self, board: Board, verb: str, on_confirm: Callable[[], None], *,
@@ -83,8 +83,8 @@ class TicketChooser(w.VBox):
         return None if self.judge is None else self.judge(self.checked(), self.share_choice.value)
 
     def show_missing(self, active: bool | None = None) -> None:
-        """Say beside the button what the choice still lacks; highlight it once complete. The
-        screen says whether the choice is a move open to the seat now (``active``, kept)."""
+        """Say beside the button what the choice still lacks. The screen says whether the
+        choice is a move open to the seat now (``active``, kept): the button is lit then."""
         if active is not None:
             self.active = active
         on = self.active and bool(self.tickets)
@@ -93,7 +93,9 @@ class TicketChooser(w.VBox):
             f"Still missing: {problem[1]}.", "info", rule=problem[0])
         self.confirm.tooltip = ("Still missing: " + problem[1]) if problem else \
             self.confirm.description
-        highlight(self.confirm, on and problem is None)
+        # lit while the choice is the seat's move (the engine's legal actions say so), as every
+        # button; what is still missing is said beside it, not by dimming it
+        highlight(self.confirm, on)
 
     def set_tickets(self, tickets: Sequence[str]) -> None:
         """Show ``tickets``; the checkboxes and the share choice reset when the list changes."""
