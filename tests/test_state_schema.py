@@ -93,8 +93,12 @@ def test_part_refuses_what_no_field_can_be(kwargs):
 def test_the_public_names_are_those_of_the_save_and_of_from_position():
     assert {a: n for a, n in PUBLIC_NAMES.items() if a != n} == RENAMED
     assert set(start_to_dict(mid_game().state)) == START_FIELDS_FORMAT_4
-    assert {ATTRIBUTES[n] for n in START_FIELDS_FORMAT_4} | {"board", "players", "held"} == \
+    # trains_per_player (C3 short-game policy) is in a save's start only for a short game
+    assert {ATTRIBUTES[n] for n in START_FIELDS_FORMAT_4} | {"board", "players", "held",
+                                                             "trains_per_player"} == \
         {f.name for f in dataclasses.fields(GameState)}
+    short = Game.new(players=4, seed=8, trains=12).state
+    assert set(start_to_dict(short)) == START_FIELDS_FORMAT_4 | {"trains_per_player"}
     # Game.from_position takes the fields of a position by their public names (it hands them
     # to ttrlib.positions.position, which declares them)
     arguments = set(inspect.signature(position).parameters) - {"seed", "rest_to"}

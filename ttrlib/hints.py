@@ -7,7 +7,11 @@ quotes the game's own constants (``ttrlib.state``), so a changed rule changes it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from .rules.tickets import CHOOSE_TICKETS_KEEP, SHARE_MOST
 from .state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, Phase
+from .words import plural
 
 #: The team game (lessons 00, 06 and 08): every move of a turn.
 TEAM_GAME = {
@@ -48,4 +52,59 @@ CARD_SPLIT = {
                        "team cardholder. The second card will go to the other place (D1)."),
     Phase.SECOND_CARD: ("Pick your second card. It goes to the other place. A face-up locomotive "
                         "may not be taken as the second card (D3)."),
+}
+
+
+# --- what a ticket choice still lacks, in the words of the rules (issue 32, item 1) -------------
+# The widgets ask these before sending a choice, so a learner reads the rule ("choose the ticket
+# you share with your teammate"), never the engine's or the class server's words about a field
+# of an action (``KeepTickets.share``), and the confirm button can say what is missing before
+# it is pressed.
+def keep_problem(phase: Phase, offer: Sequence[str], keep: Sequence[str],
+                 share: str | None) -> tuple[str, str] | None:
+    """``(rule, what is missing)`` of a choice of tickets to keep and share (T1 at setup, T2
+    mid-game), or ``None`` when the choice is complete."""
+    setup = phase is Phase.SETUP_TICKETS
+    rule = "T1" if setup else "T2"
+    need = min(SETUP_TICKETS_KEEP if setup else CHOOSE_TICKETS_KEEP, len(offer))
+    kept = [t for t in keep if t in offer]
+    offered = plural(len(offer), "ticket")
+    if not kept:
+        return rule, (f"tick the tickets you keep: at least {need} of the "
+                      f"{offered}")
+    if len(kept) < need:
+        return rule, (f"keep at least {need} of the {offered}: tick "
+                      f"{plural(need - len(kept), 'more ticket')}")
+    if share is None:
+        return rule, "choose the ticket you share with your teammate (one of those you keep)"
+    if share not in kept:
+        return rule, (f"the shared ticket ({share}) must be one of the tickets you keep: tick "
+                      "it, or choose another to share")
+    return None
+
+
+def share_problem(picked: Sequence[str]) -> tuple[str, str] | None:
+    """``(rule, what is missing)`` of a T4 share of private tickets, ``None`` when it is whole."""
+    if not picked:
+        return "T4", (f"tick the private tickets you share with your teammate: "
+                      f"1 or {SHARE_MOST} of them")
+    if len(picked) > SHARE_MOST:
+        return "T4", (f"share 1 or {SHARE_MOST} tickets in one turn, not more: untick "
+                      f"{plural(len(picked) - SHARE_MOST, 'ticket')}")
+    return None
+
+
+#: What a seat must finish before anything else, per pending phase, for a move pressed out of
+#: its phase (a class server names only the field of such an action): ``(rule, words)``.
+FINISH_FIRST = {
+    Phase.SETUP_TICKETS: ("T1", "first choose your setup tickets: keep at least "
+                                f"{SETUP_TICKETS_KEEP} and share 1"),
+    Phase.TURN: ("C2", "choose one thing to do this turn: draw cards, claim a route, draw "
+                       "tickets or share tickets"),
+    Phase.PLACE_CARD: ("D1", "first say where the card you drew goes: your hand or the team "
+                             "cardholder"),
+    Phase.SECOND_CARD: ("D1", "first draw your second card, from a face-up slot or the deck"),
+    Phase.CHOOSE_TICKETS: ("T2", "first choose which of the tickets you drew to keep"),
+    Phase.TUNNEL: ("U3", "first pay the tunnel's extra cards or take your cards back"),
+    Phase.OVER: ("E1", "the game is over: nothing more can be played"),
 }

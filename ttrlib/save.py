@@ -85,6 +85,10 @@ _TOP = ("format", "version", "board", "players", "origin", "start", "history")
 #: top-level fields), in a save's start under their public names
 _SAVED = tuple((attr, p) for attr, p in PARTS if p.saved)
 _START = tuple(p.name for _, p in _SAVED)
+#: start fields written only when they differ from the value every earlier save meant (C3's 27
+#: trains): a standard game's save stays what format 4 always was, byte for byte, and a save
+#: written before the short-game policy reads as a 27-train game
+_UNLESS = {"trains_per_player": TRAINS_PER_PLAYER}
 
 
 class Saved(NamedTuple):
@@ -159,7 +163,8 @@ _WRITE: dict[str, Callable[[Any], Any]] = {
 def start_to_dict(s: GameState) -> dict[str, Any]:
     """Every saved field of a state (all but its board and player count), as JSON-ready data
     under its public name (``ttrlib.state.PARTS``)."""
-    return {p.name: _WRITE[p.kind](getattr(s, attr)) for attr, p in _SAVED}
+    return {p.name: _WRITE[p.kind](getattr(s, attr)) for attr, p in _SAVED
+            if p.name not in _UNLESS or getattr(s, attr) != _UNLESS[p.name]}
 
 
 def state_data(s: GameState) -> dict[str, Any]:
@@ -484,6 +489,9 @@ def _start(data: Any, board: Board, players: int) -> GameState:
     entries = {None: 0, "players": players, "teams": team_count(players)}
     values: dict[str, Any] = {"board": board, "players": players}
     for attr, p in _SAVED:
+        if p.name not in data and p.name in _UNLESS:
+            values[attr] = _UNLESS[p.name]
+            continue
         if p.name not in data:
             raise _err(_where(p.name), "is missing")
         values[attr] = _READ[p.kind](data[p.name], p.name, _Game(board, players, entries[p.per]))

@@ -24,17 +24,18 @@ other door, plain seeds for research and tests: it deals another game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Sequence
-
-import numpy as np
 
 from . import actions as act
 from . import deals
 from .bots import GreedyBot, decide
 from .errors import WrongPhase
 from .events import Event
-from .game import Game, Phase, PlayerView
+from .game import TRAINS_PER_PLAYER, Game, Phase, PlayerView
+from .history import rng_state
 from .rules import payments
 from .rules.scoring import TeamScore, score
 from .seats import check_seat, seat_name, team_count
@@ -50,9 +51,17 @@ def fresh_seed() -> int:
     return random.SystemRandom().randint(*SEED_RANGE)
 
 
-def new_game(seed: int, players: int = 4) -> Game:
-    """The default deal from the deal's (secret) seed: a new game, ticket setup (T1) to come."""
-    return Game.new(players=players, seed=seed)
+def new_game(seed: int, players: int = 4, trains: int = TRAINS_PER_PLAYER) -> Game:
+    """The default deal from the deal's (secret) seed: a new game, ticket setup (T1) to come
+    (``trains`` per player: fewer for a short game, C3 short-game policy)."""
+    return Game.new(players=players, seed=seed, trains=trains)
+
+
+def _bot_seed_of(game: Game) -> int:
+    """The bots' root seed for a loaded game: 128 bits of a hash of its secret generator state
+    (never shown), so every load of one save plays the same bots (issue 32.14)."""
+    state = json.dumps(rng_state(game.state.rng), sort_keys=True).encode()
+    return int.from_bytes(hashlib.sha256(b"ttrlib bots " + state).digest()[:16], "big")
 
 
 def _deal_of(number: int | None, players: int) -> deals.Deal:
@@ -103,7 +112,7 @@ class SeatSession:
         self._game = game
         self.seat = seat
         self._players = game.players
-        self.deal = deal or (lambda s: new_game(s, game.players))
+        self.deal = deal or (lambda s: new_game(s, game.players, game.trains_per_player))
         self._given_bots = bots
         self._named(None if seed is None else _deal_of(seed, game.players))
 
@@ -263,10 +272,11 @@ class SeatSession:
         """Resume a signed save of ``learner`` (``signed_save.SaveRefused`` says why one is
         refused; so is a save of another number of players or another board).
 
-        Everything this seat cannot see is dealt anew from fresh randomness
-        (``Game.resample_hidden``), and the bots get fresh seeds: loading an earlier save
-        never replays a future the learner has already seen (a tunnel's reveal, a deck draw).
-        What the seat saw when it saved stays exactly as it was. The public name comes back."""
+        The game goes on exactly as saved: the cards nobody has seen stay where they were and
+        the generator is the saved one (the signed save holds them and never reaches the page,
+        I1), and the bots' seeds come from that secret generator: loading the same save again
+        gives the same game, so a reload is no free retry of a tunnel's reveal or a deck draw
+        (issue 32.14). The public name comes back."""
         from . import signed_save
 
         saved = signed_save.open_save(slot, folder, learner=learner)
@@ -279,11 +289,11 @@ class SeatSession:
             raise signed_save.SaveRefused(
                 f"'{saved.slot}' is played on the board {game.board.name!r:.60}, not on "
                 f"{here.board.name!r:.60}, so it cannot be loaded here")
-        self._game = game.resample_hidden(self.seat, np.random.default_rng(deals.random_bits()))
+        self._game = game
         number, tag = signed_save.parse_game_name(saved.game_name)
         self._named(None if number is None and tag is None else deals.Deal(
             number, tag, deals.random_bits(), deals.random_bits()))
-        self._bot_seed = deals.random_bits()  # fresh bots, even for a set position
+        self._bot_seed = _bot_seed_of(game)  # the same bots at every load of this save
         bots = self._given_bots
         self.bots = self._make_bots(bots if bots is not None and len(bots) == game.players
                                     else None)

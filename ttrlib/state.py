@@ -32,6 +32,10 @@ from .events import Event
 from .seats import team_count, team_seats
 
 TRAINS_PER_PLAYER = 27  # C3
+SHORT_GAME_TRAINS = (10, TRAINS_PER_PLAYER)  # C3 short-game policy: fewest and most per player
+#: C3 short-game policy: trains per player of a lesson's table by its players (lesson 08), for a
+#: game of about 25 minutes (benchmarks/bench_short_game.py: 45 and 56 median turns)
+LESSON_TRAINS = {4: 12, 6: 10}
 STARTING_HAND = 4  # C4
 FACE_UP = 5  # C5
 MAX_FACE_UP_RESETS = 5  # C5 policy
@@ -153,6 +157,8 @@ class GameState:
     known_in_cardholders: list[CardCounts] = part("counts", copy=list, per="teams",
                                                   default_factory=list)
     trains: list[int] = part("trains", copy=list, per="players", default_factory=list)
+    # C3 short-game policy: the trains each player began with (27 but in a short game)
+    trains_per_player: int = part("count", default=TRAINS_PER_PLAYER)
     # route id -> seat, in claim order
     claimed: dict[str, int] = part("claims", copy=dict, default_factory=dict)
     # top first; T3 returns at the end
@@ -187,13 +193,14 @@ class GameState:
                              default_factory=list, repr=False)
 
     @classmethod
-    def empty(cls, board: Board, players: int, rng: np.random.Generator) -> "GameState":
-        """No cards dealt, no tickets placed, 27 trains each (C3)."""
+    def empty(cls, board: Board, players: int, rng: np.random.Generator,
+              trains: int = TRAINS_PER_PLAYER) -> "GameState":
+        """No cards dealt, no tickets placed, 27 trains each (C3; ``trains`` in a short game)."""
         teams = team_count(players)
         return cls(board, players, rng, hands=[EMPTY] * players,
                    cardholders=[EMPTY] * teams, known_in_hands=[EMPTY] * players,
                    known_in_cardholders=[EMPTY] * teams,
-                   trains=[TRAINS_PER_PLAYER] * players, tickets=[[] for _ in range(players)],
+                   trains=[trains] * players, trains_per_player=trains, tickets=[[] for _ in range(players)],
                    team_tickets=[[] for _ in range(teams)], offers=[[] for _ in range(players)])
 
     def copy(self, rng: np.random.Generator | None = None) -> "GameState":

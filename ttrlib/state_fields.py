@@ -58,6 +58,7 @@ class StateFields:
     known_in_hands = _Field[list[CardCounts]]()
     known_in_cardholders = _Field[list[CardCounts]]()
     trains = _Field[list[int]]()
+    trains_per_player = _Field[int]()
     claimed = _Field[dict[str, int]]()
     ticket_deck = _Field[list[str]]()
     tickets = _Field[list[list[str]]]()

@@ -56,8 +56,8 @@ from .state import (
     PARTS,
     SETUP_TICKETS_DEALT,
     SETUP_TICKETS_KEEP,
+    SHORT_GAME_TRAINS,
     STARTING_HAND,
-    TRAINS_PER_PLAYER,
     Phase,
     TunnelAttempt,
 )
@@ -284,11 +284,16 @@ def _cards(g: Any) -> Iterator[Problem]:
 
 def _trains_and_routes(g: Any) -> Iterator[Problem]:
     board = g.board
+    fewest, most = SHORT_GAME_TRAINS
+    if not fewest <= g.trains_per_player <= most:
+        yield "trains_per_player", (f"{g.trains_per_player} trains per player: a game has "
+                                    f"{fewest} to {most} (C3 and its short-game policy)")
+        return
     for seat in range(g.players):
         on_board = sum(board.route(r).length for r, s in g.claimed.items() if s == seat)
-        if g.trains[seat] < 0 or g.trains[seat] + on_board != TRAINS_PER_PLAYER:
+        if g.trains[seat] < 0 or g.trains[seat] + on_board != g.trains_per_player:
             yield "trains", (f"seat {seat} has {g.trains[seat]} trains left and {on_board} on the "
-                             f"board, not {TRAINS_PER_PLAYER} in all (C3)")
+                             f"board, not {g.trains_per_player} in all (C3)")
     # K3: the owned tracks of a double or triple route must have been claimable in some order.
     groups: dict[str, list[str]] = {}
     for rid in g.claimed:
@@ -376,7 +381,7 @@ def _setup_tickets(g: Any) -> Iterator[Problem]:
             yield "team_tickets", (f"team {team} holds {len(shared)} shared tickets; at setup it "
                                    "holds 2 once both teammates have chosen, none before (T1)")
     fresh = (("turns", g.turns == 0), ("claimed", not g.claimed),
-             ("trains", all(t == TRAINS_PER_PLAYER for t in g.trains)),
+             ("trains", all(t == g.trains_per_player for t in g.trains)),
              ("hands", all(len(h) == STARTING_HAND for h in g.hands)),
              ("cardholders", not any(g.cardholders)), ("known_in_hands", not any(g.known_in_hands)),
              ("known_in_cardholders", not any(g.known_in_cardholders)))

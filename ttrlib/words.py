@@ -5,9 +5,50 @@ from __future__ import annotations
 from typing import SupportsFloat
 
 
+def noun(n: int, word: str) -> str:
+    """The noun for ``n`` things: ``noun(1, "card") == "card"``, ``noun(2, "card") == "cards"``
+    (the last word of a phrase takes the plural: ``"more card"`` -> ``"more cards"``).
+
+    >>> noun(1, "card"), noun(0, "card"), noun(3, "more card"), noun(2, "city")
+    ('card', 'cards', 'more cards', 'cities')
+    """
+    if n == 1:
+        return word
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+
+
 def plural(n: int, word: str) -> str:
-    """``1 ticket``, ``0 tickets``, ``2 tickets``: every count shown to a learner."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 ticket``, ``0 tickets``, ``2 tickets``: every count shown to a learner.
+
+    >>> plural(1, "card"), plural(5, "card"), plural(2, "more card")
+    ('1 card', '5 cards', '2 more cards')
+    """
+    return f"{n} {noun(n, word)}"
+
+
+def counted(n: int, word: str) -> str:
+    """A count in words up to ten, as a sentence quotes a rule: ``"five tickets"``, ``"one card"``.
+
+    >>> counted(5, "ticket"), counted(1, "card"), counted(12, "train")
+    ('five tickets', 'one card', '12 trains')
+    """
+    return f"{number_word(n)} {noun(n, word)}"
+
+
+def article(word: str) -> str:
+    """``word`` with its indefinite article, by its first sound: ``"an orange"``, ``"a red"``,
+    ``"an 8-car"``; ``"a locomotive"``, ``"a one-way"`` (a few words sound otherwise).
+
+    >>> [article(w) for w in ("orange", "red", "8", "11", "one", "uniform", "hour")]
+    ['an orange', 'a red', 'an 8', 'an 11', 'a one', 'a uniform', 'an hour']
+    """
+    first = word.lower()
+    vowel = first[:1] in "aeiou" or first.startswith(("8", "11", "18", "hour", "honest"))
+    if first.startswith(("one", "uni", "use", "eu")):
+        vowel = False
+    return f"{'an' if vowel and first else 'a'} {word}"
 
 
 _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

@@ -64,7 +64,14 @@ from .explorer import (
     sub_html,
 )
 from .frames import layout_html, message_html
-from .game_tables import draw_pile_html, players_html, routes_html, score_sheet_html
+from .game_tables import (
+    draw_pile_html,
+    players_html,
+    routes_html,
+    score_sheet_html,
+    seat_line_html,
+    trains_each,
+)
 from .looks import CARD_LOOKS, GRAY_ROUTE, CardLook
 from .routes import route_html
 from .tables import Markup, table_html
@@ -98,10 +105,12 @@ __all__ = [
     "route_html",
     "routes_html",
     "score_sheet_html",
+    "seat_line_html",
     "style",
     "table_html",
     "ticket_html",
     "ticket_table_html",
+    "trains_each",
     "tickets_html",
     "seat_cards_html",
     "simulation_html",

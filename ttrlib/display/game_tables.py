@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..rules.scoring import TeamScore
+from ..rules.tracks import closed_reason
 from ..seats import seat_name, team_name, team_of, teammate
+from ..state import TRAINS_PER_PLAYER
 from ..words import plural
 from .css import style
 from .frames import layout_html
@@ -39,6 +41,33 @@ def _who(seat: int, me: int) -> str:
     return f"{seat_name(seat)}{tag}"
 
 
+def trains_each(view: Any) -> int:
+    """The trains each player began with (C3, or fewer in a short game): a seat's trains left
+    plus the length of its claimed tracks, both public, so any view can tell it."""
+    lengths = {r.id: r.length for r in view.board.routes}
+    return view.trains[0] + sum(lengths[rid] for rid, s in view.claimed.items() if s == 0)
+
+
+def seat_line_html(view: Any, over: bool = False) -> str:
+    """Whose screen this is, whose move, and what stays hidden from it (rule I1), in two short
+    lines (a phone shows them above the game, issue 32.13). At the end the score sheet shows
+    every ticket, so the line no longer says the teammate's tickets are hidden."""
+    me, mate, team = seat_name(view.seat), seat_name(view.teammate), team_name(view.team)
+    if over:
+        turn = "the game is over"
+    else:
+        turn = "your turn" if view.my_turn else f"{seat_name(view.to_move)} to move"
+    hand = plural(view.hand_sizes[view.teammate], "card")
+    if over:
+        hidden = (f"{mate}'s hand ({hand}) stayed hidden (I1); the score sheet shows every "
+                  "team's tickets.")
+    else:
+        tickets = plural(view.ticket_counts[view.teammate], "private ticket")
+        hidden = f"Hidden from you (I1): {mate}'s hand ({hand}), {tickets}."
+    return (f"<div class='ttr-seat'><b>Screen of {me}</b> ({html.escape(team)}) &middot; "
+            f"{turn}<br><small>{html.escape(hidden)}</small></div>")
+
+
 def draw_pile_html(size: int, discarded: int) -> str:
     """The draw pile's size, and how many cards are discarded (both public, C6)."""
     return _fragment(f"<div class='ttr-frame'><div class='ttr-head'>Draw pile</div>"
@@ -56,8 +85,15 @@ def players_html(view: Any) -> str:
         for s in range(view.players))
     return _fragment(
         "<div class='ttr-frame'><div class='ttr-head'>Players</div><table class='ttr-table'>"
-        "<tr><th>Seat</th><th>Team</th><th>Trains left</th><th>Cards in hand</th>"
+        f"<tr><th>Seat</th><th>Team</th><th>{_trains_head(view)}</th><th>Cards in hand</th>"
         f"<th>Private tickets</th></tr>{rows}</table></div>")
+
+
+def _trains_head(view: Any) -> str:
+    """'Trains left (of 27)', and a short game says so (C3 short-game policy)."""
+    each = trains_each(view)
+    short = "" if each == TRAINS_PER_PLAYER else ", a short game"
+    return f"Trains left (of {each}{short})"
 
 
 def routes_html(view: Any, payable: set[str]) -> str:
@@ -68,7 +104,9 @@ def routes_html(view: Any, payable: set[str]) -> str:
         owner = view.claimed.get(r.id)
         if owner is None:
             key = "Open routes (✓ = you can pay for it now)"
-            status = "✓ you can pay now" if r.id in payable else "open"
+            closed = closed_reason(board, r, view.claimed, me, view.players)
+            status = ("✓ you can pay now" if r.id in payable else
+                      "closed to you (K3)" if closed else "open")
         else:
             key = f"{team_name(team_of(owner))}'s routes"
             status = f"claimed by {_who(owner, me)}"

@@ -14,6 +14,7 @@ from ..cards import CardCounts, Color
 from ..events import Reset
 from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase
 from ..seats import seat_name
+from ..words import article
 from . import attempt, log_markdown, plural, position, say, show, words_list
 
 __all__ = ["position", "table", "may_now", "log", "example", "stacked_reset_position",
@@ -23,7 +24,7 @@ __all__ = ["position", "table", "may_now", "log", "example", "stacked_reset_posi
 
 
 def _card(color: Color | None) -> str:
-    return "an empty slot" if color is None else f"a {color.value} card"
+    return "an empty slot" if color is None else f"{article(color.value)} card"
 
 
 def slot_names(view, slots) -> list[str]:

@@ -16,6 +16,7 @@ from ..cards import CardCounts, Color, standard_deck
 from ..chance import TunnelReveal
 from ..game import Game
 from ..odds import Distribution, matching_count, tunnel_extra_cost, tunnel_odds
+from ..words import article
 from . import chance_words
 
 __all__ = ["OTHER_TUNNELS", "tunnel_sizes", "opening_position", "OPENING_ROUTE",
@@ -152,7 +153,7 @@ def reshuffle_html(case: dict, color: Color = Color.RED, *, explain: bool = True
     unseen, discard = case["unseen"], case["discard"]
     reveal = reshuffle_reveal(case, color)
     from_pile, from_discard = reveal.from_pile, reveal.from_discard
-    words = (f"A1 claims a {color.value} tunnel that reveals {case['reveal']}. The draw pile "
+    words = (f"A1 claims {article(color.value)} tunnel that reveals {case['reveal']}. The draw pile "
              f"holds {case['draw_pile']} of the {len(unseen)} cards A1 cannot see; the discard "
              f"pile holds {len(discard)} known cards.")
     if explain:

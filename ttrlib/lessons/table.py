@@ -53,8 +53,7 @@ def open_seat(params: dict | None = None, server: str | None = None) -> Seat:
             session = RemoteSeatSession(server, params["table"], params["seat"], params["key"])
         except TableError as exc:
             seat = Seat(None, pics.message_html(
-                f"This link does not open a seat: {exc}. Ask your teacher for your link.",
-                "error"))
+                f"This link does not open a seat: {_sentence(str(exc))}", "error"))
         else:
             view = session.view()
             mate = seat_name(view.teammate)
@@ -64,6 +63,14 @@ def open_seat(params: dict | None = None, server: str | None = None) -> Seat:
                 "link to yourself: it is your seat.", "success"))
     _show(seat.message)
     return seat
+
+
+def _sentence(reason: str) -> str:
+    """The server's reason as the end of the sentence, and what to do, said once: a reason that
+    already sends the learner to the teacher ("open the link your teacher gave you") is not
+    followed by "Ask your teacher for your link" (issue 32.10)."""
+    reason = reason.rstrip(". ")
+    return f"{reason}." if "teacher" in reason else f"{reason}. Ask your teacher for your link."
 
 
 def _show(markup: str) -> None:

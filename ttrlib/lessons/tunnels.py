@@ -18,7 +18,7 @@ from ..game import Game
 from ..odds import cheapest_first, matching_count
 from ..rules.payments import matches
 from ..seats import seat_name
-from ..words import plural
+from ..words import article, plural
 from . import chance_words
 from .claims import cards_words, payment_words, position, table_html, ways_html
 
@@ -144,7 +144,7 @@ def chance_story(game: Game, color: Color = Color.RED, seat: int = 0) -> str:
     return (f"{who} cannot see **{unseen} cards** (the draw pile and the other players' hands). "
             f"Any of them could be the top card of the pile, all alike. **{match}** of them are "
             f"{color.value} or locomotives. So the chance that the first card turned up matches "
-            f"a {color.value} claim is {match} out of {unseen}: **{chance_words(p)}**. In words: "
+            f"{article(color.value)} claim is {match} out of {unseen}: **{chance_words(p)}**. In words: "
             f"if {who} tried this again and again, the first card would match in about "
             f"{match} tries out of {unseen}.")
 

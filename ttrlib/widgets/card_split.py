@@ -101,7 +101,7 @@ class CardSplitStepper(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def paint(self) -> None:
         view = self.view()
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.step.value = display.message_html(hints.CARD_SPLIT.get(view.phase, "Wait for your turn."),
                                                "info") if view.my_turn else \
             display.message_html("Not your turn: let the other players play.", "info")

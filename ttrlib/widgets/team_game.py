@@ -9,6 +9,7 @@ line.
 
 from __future__ import annotations
 
+import html
 from typing import Literal
 
 import ipywidgets as w
@@ -17,19 +18,35 @@ from traitlets import Unicode, observe
 from .. import actions as act
 from .. import display, hints, narration
 from ..board import Board
-from ..errors import TTRError
+from ..errors import TableError, TTRError
 from ..game import (
     DRAW_TICKETS,
     FACE_UP,
+    TRAINS_PER_PLAYER,
     Game,
     Phase,
     PlayerView,
 )
 from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
+from ..rules.tracks import closed_reason
 from ..seats import seat_name
+from ..words import article
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
-from .tickets import TicketChooser
+from .tickets import TicketChooser, judge_choices, refuse_incomplete
+
+
+def _fitting(width: str) -> w.Layout:
+    """A control ``width`` wide on a wide screen and no wider than a narrow one."""
+    return w.Layout(width="100%", max_width=width)
+
+
+def _pay_words(hand, holder) -> str:
+    """A way to pay in few words, so that it fits the Pay with box on a phone:
+    ``"hand 2 red · cardholder 1 red"`` (K1: only these two places)."""
+    parts = [f"{where} {c.describe()}" for c, where in ((hand, "hand"), (holder, "cardholder"))
+             if c]
+    return " · ".join(parts) or "nothing"
 
 
 def _news(events, seat: int) -> str:
@@ -62,16 +79,18 @@ class TeamGame(LessonWidget):
     first the game's: "game-4821"), ``save_button`` and ``load_button``: the game goes to
     ``save_folder/NAME.ttrsave`` (default ``saves/`` under the kernel's working directory), in
     a folder of the learner's own in the classroom app (``learner_id``), signed, never into
-    the page. Loading deals what the seat cannot see anew (``SeatSession.load``).
+    the page. Loading goes on exactly as saved, the unseen cards included, so a reload is no
+    free retry (``SeatSession.load``, issue 32.14).
     ``score_sheet`` shows once the game is over; ``new_game_button`` deals a new game.
     """
 
     def __init__(self, game: Game | None = None, seat: int = 0, *, players: int = 4,
                  seed: int | None = None, bots=None, deal=None, save_folder=None,
-                 session=None):
+                 session=None, trains: int = TRAINS_PER_PLAYER):
         from ..session import new_game
 
-        deal = deal or (lambda s: new_game(s, players))
+        # trains: per player, fewer for a short game (C3 short-game policy)
+        deal = deal or (lambda s: new_game(s, players, trains))
         super().__init__(game, seat, bots=bots, seed=seed, deal=deal, players=players,
                          session=session)
         self.save_folder = save_folder
@@ -82,19 +101,22 @@ class TeamGame(LessonWidget):
         self.tickets = w.HTML()
         self.table = w.HTML()
         # Slots are numbered 0-4, as in the engine's log ("draws a card from face-up slot 2").
-        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="96px")
+        # "auto": as wide as the words, so the five slots and the deck wrap less on a phone
+        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="auto")
                      for i in range(FACE_UP)]
         self.deck = button("Deck", lambda: self.draw("deck"), width="150px")
         self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
         self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
                                     width="150px")
-        self.route = w.Dropdown(description="Route", layout=w.Layout(width="400px"),
+        # at most 400 px, and no wider than the screen: on a 400 px phone the box and its
+        # text fit (issue 32.13); the ways to pay are short words (_pay_words)
+        self.route = w.Dropdown(description="Route", layout=_fitting("400px"),
                                 style={"description_width": "50px"})
-        self.payment = w.Dropdown(description="Pay with", layout=w.Layout(width="400px"),
+        self.payment = w.Dropdown(description="Pay with", layout=_fitting("400px"),
                                   style={"description_width": "60px"})
         self.claim_button = button("Claim the route", self.claim, width="140px")
         self.tunnel_view = w.HTML()
-        self.tunnel_payment = w.Dropdown(description="Pay with", layout=w.Layout(width="470px"),
+        self.tunnel_payment = w.Dropdown(description="Pay with", layout=_fitting("470px"),
                                          style={"description_width": "60px"})
         self.pay_button = button("Pay the extra cards", self.pay, width="170px")
         self.withdraw_button = button("Take my cards back", self.withdraw, width="170px")
@@ -107,6 +129,7 @@ class TeamGame(LessonWidget):
                                     confirm_label="Share the ticked tickets",
                                     title="Or share 1 or 2 private tickets (your whole turn, T4):")
         self.others = button("Let the others play", self.next_turn, width="200px")
+        judge_choices(self, self.chooser, self.sharer)
         self.board_map = w.HTML()
         # what the drawn map shows: redrawn only when that changes
         self._map_key: tuple | None = None
@@ -116,6 +139,9 @@ class TeamGame(LessonWidget):
         self.save_button = button("Save", self.save, width="90px")
         self.load_button = button("Load", self.load, width="90px")
         self.route_note = w.HTML()
+        # the chosen way to pay in full words, wrapping: a phone's box may show less of it
+        self.pay_note = w.HTML()
+        self.payment.observe(lambda c: self._show_payment(c.new), names="value")
         self.route.observe(lambda c: setattr(self, "chosen_route", c.new), names="value")
         label = w.HTML
         self.children = [
@@ -124,9 +150,12 @@ class TeamGame(LessonWidget):
             self.chooser, self.tunnel_box, self.row,
             label("<b>Draw train cards</b> (D1-D4)"), w.HBox(self.take + [self.deck]),
             w.HBox([self.to_hand, self.to_cardholder]),
+            # the hand right under the cards and buttons it is played with (on a phone the
+            # face-up row, the buttons and the hand fit one screen, issue 32.13)
+            self.cards,
             label("<b>Claim a route</b> (K1-K3, U1)"),
-            w.HBox([self.route, self.payment, self.claim_button]), self.route_note,
-            self.cards, self.tickets,
+            w.HBox([self.route, self.payment, self.claim_button]), self.pay_note, self.route_note,
+            self.tickets,
             label("<b>Tickets</b> (T2-T4)"), w.HBox([self.draw_tickets]), self.sharer,
             self.table, label("<b>The board</b>"), self.board_map, self.history,
             label("<b>Save / load</b> (kept on the server, signed: a changed file is refused)"),
@@ -147,10 +176,16 @@ class TeamGame(LessonWidget):
         self.session.start(self.table_moved)
 
     def table_moved(self, events) -> None:
-        """The class table moved on (another seat played): draw it again and say what happened."""
+        """The class table moved on (another seat played): draw it again and say what happened.
+        Moves of this very seat that did not come from this screen were a bot's, playing the
+        seat while the teacher had handed it over: say so, and what it did (issue 32.6)."""
         self.render()
         news = _news(events, self.seat)
-        if news:
+        mine = [e for e in events if getattr(e, "seat", None) == self.seat]
+        if mine:
+            self.say(f"A bot played your seat {seat_name(self.seat)} for you: "
+                     f"{_news(mine, self.seat)} The table since: {news}", "warning")
+        elif news:
             self.say(news, "info")
 
     # --- helpers -----------------------------------------------------------------------------
@@ -181,7 +216,16 @@ class TeamGame(LessonWidget):
         if not self._my_move():
             return False
         n = len(self.view().events)
-        if not self.act(action):
+        try:
+            if not self.act(action):
+                return False
+        except TableError as exc:
+            if "(400:" not in str(exc):  # not a field of the move: the server is away, a key...
+                raise
+            # The class server names a field of a malformed move (its JSON codec answers 400
+            # before the rules are asked): say instead what the rules wait for now.
+            rule, words = hints.FINISH_FIRST[self.view().phase]
+            self.say(f"The class server did not take this move: {words}.", "error", rule=rule)
             return False
         text = _news(self.view().events[n:], self.seat)
         self.say(f"{success} {text}".strip() or "Done.", "success")
@@ -193,7 +237,7 @@ class TeamGame(LessonWidget):
         if self._do(act.DrawCard(source)):
             drawn = self.view().drawn_card
             if drawn is not None:
-                self.say(f"You drew a {drawn.value} card. Where does it go?", rule="D1")
+                self.say(f"You drew {article(drawn.value)} card. Where does it go?", rule="D1")
 
     @safe
     def place(self, to: Literal["hand", "cardholder"]) -> None:
@@ -207,7 +251,13 @@ class TeamGame(LessonWidget):
                 text, kind, rule = self._why_not(self.route.value)
                 self.say(text, kind, rule=rule)
             return
-        self._do(choice or act.Claim(self.route.value or ""))  # the engine names the phase rule
+        if choice is None and self.route.value is None:  # an empty list (every track claimed)
+            if self._my_move():
+                rule, words = hints.FINISH_FIRST[self.view().phase]
+                self.say(f"No route can be claimed now: {words}.", "error", rule=(
+                    "K3" if self.view().phase is Phase.TURN else rule))
+            return
+        self._do(choice or act.Claim(self.route.value))  # the engine names the phase rule
 
     @safe
     def pay(self) -> None:
@@ -219,6 +269,8 @@ class TeamGame(LessonWidget):
 
     @safe
     def keep(self) -> None:
+        if self._my_move() and refuse_incomplete(self, self.chooser):
+            return
         if self.view().phase is not Phase.SETUP_TICKETS:
             self._do(self.chooser.keep_action())
         elif self._do(self.chooser.keep_action()):
@@ -233,6 +285,8 @@ class TeamGame(LessonWidget):
 
     @safe
     def share(self) -> None:
+        if self._my_move() and refuse_incomplete(self, self.sharer):
+            return
         self._do(act.ShareTickets(self.sharer.checked()))
 
     @safe
@@ -286,9 +340,9 @@ class TeamGame(LessonWidget):
         self.render()
         view = self.view()
         self.say(f"Loaded '{name}' ({self.session.game_name or 'a set position'}): "
-                 f"{view.players} players, {seat_name(view.to_move)} to move. The cards you "
-                 "could not see were shuffled anew, so the game goes on from here, not the way "
-                 "it went before.", "success")
+                 f"{view.players} players, {seat_name(view.to_move)} to move. The game goes "
+                 "on exactly as it was saved, the cards nobody has seen too: loading it again "
+                 "gives the same game, so what comes next is not a new draw.", "success")
 
     def _learner(self) -> str | None | bool:
         """Whose saves: the classroom's learner id, ``None`` for the local user (JupyterLab),
@@ -320,7 +374,7 @@ class TeamGame(LessonWidget):
         claims = {a for a in legal if isinstance(a, act.Claim) and a.route == rid}
         # The cheapest way first, as in lessons 03-05 (odds.best_payment: the one ranking).
         ranked = [o.claim for o in best_payment(self.view(), rid)] if claims else []
-        options = [(payment_text(c.hand, c.cardholder), c) for c in ranked if c in claims]
+        options = [(_pay_words(c.hand, c.cardholder), c) for c in ranked if c in claims]
         self.payment.options = options
         self.payment.value = options[0][1] if options else None
         highlight(self.claim_button, bool(options))
@@ -328,6 +382,11 @@ class TeamGame(LessonWidget):
         rule_reason = None if options or rid is None else self._why_not(rid)
         self.route_note.value = "" if rule_reason is None else display.message_html(
             rule_reason[0], "info", rule=rule_reason[2])
+
+    def _show_payment(self, claim) -> None:
+        self.pay_note.value = "" if claim is None else (
+            "<div class='ttr-pay-note'><small>You lay "
+            f"{html.escape(payment_text(claim.hand, claim.cardholder))} (K1).</small></div>")
 
     def _why_not(self, rid: str | None) -> tuple[str, str, str | None]:
         """``(text, kind, rule)`` for the message line: why this route cannot be claimed now."""
@@ -348,7 +407,7 @@ class TeamGame(LessonWidget):
         view = self.view()
         legal = self.legal()
         over = self.session.is_over
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.step.value = display.message_html(self._hint(view), "info")
         self.score_sheet.value = (score_sheet_html(view.board, self.session.scores())
                                   if over else "")
@@ -368,7 +427,6 @@ class TeamGame(LessonWidget):
         highlight(self.to_hand, "hand" in places)
         highlight(self.to_cardholder, "cardholder" in places)
         highlight(self.others, not view.my_turn and not over)
-        highlight(self.sharer.confirm, any(isinstance(a, act.ShareTickets) for a in legal))
         highlight(self.draw_tickets, any(isinstance(a, act.DrawTickets) for a in legal))
         payable = {a.route for a in legal if isinstance(a, act.Claim)}
         self._render_routes(view, payable, legal)
@@ -378,12 +436,13 @@ class TeamGame(LessonWidget):
         choosing = view.my_turn and view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
         self.chooser.layout.display = "flex" if choosing else "none"
-        highlight(self.chooser.confirm, choosing)
         self.chooser.title.value = "<b>Your ticket offer (only you see it)</b>"
         self.chooser.confirm.description = ("Confirm my setup tickets" if view.phase is
                                             Phase.SETUP_TICKETS else "Keep the ticked tickets")
         # T4 shares kept tickets: nothing to share while the setup offer is still open (T1)
         self.sharer.set_tickets(view.tickets if view.phase is not Phase.SETUP_TICKETS else ())
+        self.chooser.show_missing(choosing)
+        self.sharer.show_missing(any(isinstance(a, act.ShareTickets) for a in legal))
         self.table.value = display.layout_html(display.players_html(view),
                                               display.routes_html(view, payable))
         self.history.value = self.events_html(view.events, last=8)
@@ -400,8 +459,10 @@ class TeamGame(LessonWidget):
 
     def _render_routes(self, view: PlayerView, payable: set[str], legal: list) -> None:
         board = view.board
+        # K3: a closed track (claimed, or closed by its parallel one) is no choice: not listed,
+        # so never preselected either (public facts of the view: any seat may be told, I1)
         rows = sorted((r.id not in payable, r.a, r.b, r.id) for r in board.routes
-                      if r.id not in view.claimed)
+                      if not closed_reason(board, r, view.claimed, view.seat, view.players))
         options = [((("✓ " if r[0] is False else "") + board.route(r[3]).describe()), r[3])
                    for r in rows]
         current = self.chosen_route
@@ -419,7 +480,7 @@ class TeamGame(LessonWidget):
         t = view.tunnel
         show = t is not None and view.phase is Phase.TUNNEL
         self.tunnel_box.layout.display = "flex" if show else "none"
-        pays = [(payment_text(a.hand, a.cardholder), a) for a in
+        pays = [(_pay_words(a.hand, a.cardholder), a) for a in
                 cheapest_first(a for a in legal if isinstance(a, act.PayTunnel))]
         self.tunnel_payment.options = pays
         self.tunnel_payment.value = pays[0][1] if pays else None

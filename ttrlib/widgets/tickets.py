@@ -46,7 +46,10 @@ class TicketChooser(w.VBox):
     the one to share. It only collects a choice; the engine judges it.
 
     Controls: ``boxes`` (one ``Checkbox`` per ticket, in ``tickets`` order), ``share_choice``
-    (``RadioButtons`` of ticket ids, ``None`` until the learner picks one) and ``confirm``.
+    (``RadioButtons`` of ticket ids, ``None`` until the learner picks one), ``confirm`` and
+    ``missing``, beside it: what the choice still lacks, in the words of the rule, redrawn at
+    every tick (``problem()``; ``judge`` is set by the screen: ``hints.keep_problem`` or
+    ``hints.share_problem``), and in the button's tooltip.
     """
 
     def __init__(self, board: Board, verb: str, on_confirm: Callable[[], None], *,
@@ -58,6 +61,10 @@ class TicketChooser(w.VBox):
         self.pictures = pictures
         self.tickets: tuple[str, ...] = ()
         self.boxes: list[w.Checkbox] = []
+        #: (ticked, share choice) -> (rule, what is missing) or None
+        self.judge: Callable[[list[str], str | None], tuple[str, str] | None] | None = None
+        self.active = True  # the choice is a move the seat may make now (the screen says)
+        self.missing = w.HTML()
         self.row = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.share_choice = w.RadioButtons(
             options=[], value=None, description="Share",
@@ -66,7 +73,29 @@ class TicketChooser(w.VBox):
         self.confirm = button(confirm_label, on_confirm, width="auto")
         self.confirm.button_style = "primary"
         self.title = w.HTML(f"<b>{html.escape(title)}</b>")
-        self.children = [self.title, self.row, self.share_choice, w.HBox([self.confirm])]
+        self.share_choice.observe(lambda _c: self.show_missing(), names="value")
+        self.children = [self.title, self.row, self.share_choice,
+                         w.HBox([self.confirm, self.missing],
+                                layout=w.Layout(align_items="center", flex_flow="row wrap"))]
+
+    def problem(self) -> tuple[str, str] | None:
+        """``(rule, what is missing)`` of the choice as ticked now, ``None`` when complete."""
+        return None if self.judge is None else self.judge(self.checked(), self.share_choice.value)
+
+    def show_missing(self, active: bool | None = None) -> None:
+        """Say beside the button what the choice still lacks. The screen says whether the
+        choice is a move open to the seat now (``active``, kept): the button is lit then."""
+        if active is not None:
+            self.active = active
+        on = self.active and bool(self.tickets)
+        problem = self.problem() if on else None
+        self.missing.value = "" if problem is None else display.message_html(
+            f"Still missing: {problem[1]}.", "info", rule=problem[0])
+        self.confirm.tooltip = ("Still missing: " + problem[1]) if problem else \
+            self.confirm.description
+        # lit while the choice is the seat's move (the engine's legal actions say so), as every
+        # button; what is still missing is said beside it, not by dimming it
+        highlight(self.confirm, on)
 
     def set_tickets(self, tickets: Sequence[str]) -> None:
         """Show ``tickets``; the checkboxes and the share choice reset when the list changes."""
@@ -90,8 +119,11 @@ class TicketChooser(w.VBox):
                                      description=f"{self.verb} {_ticket_label(self.board, t)}")
                           for t in tickets]
             self.row.children = self.boxes
+        for box in self.boxes:
+            box.observe(lambda _c: self.show_missing(), names="value")
         self.share_choice.options = [(_ticket_label(self.board, t), t) for t in tickets]
         self.share_choice.value = None
+        self.show_missing()
 
     def checked(self) -> list[str]:
         return [t for t, box in zip(self.tickets, self.boxes) if box.value]
@@ -99,6 +131,27 @@ class TicketChooser(w.VBox):
     def keep_action(self) -> act.KeepTickets:
         """The choice as the engine's action (``share`` may be ``None``: the engine says why)."""
         return act.KeepTickets(self.checked(), self.share_choice.value)
+
+
+def judge_choices(screen: LessonWidget, chooser: TicketChooser, sharer: TicketChooser) -> None:
+    """Give a screen's two choosers their judges: the keep choice by T1 or T2 (the phase of the
+    screen's seat), the share by T4 (``hints``)."""
+    chooser.judge = lambda keep, share: hints.keep_problem(screen.view().phase, chooser.tickets,
+                                                           keep, share)
+    sharer.judge = lambda picked, _share: hints.share_problem(picked)
+
+
+def refuse_incomplete(screen: LessonWidget, chooser: TicketChooser) -> bool:
+    """Say what a ticket choice still lacks, as the rule words it (and send nothing): ``True``
+    when it was refused so."""
+    if not chooser.tickets and chooser.verb == "share":
+        problem: tuple[str, str] | None = ("T4", "you hold no private ticket to share")
+    else:  # nothing offered to keep: the rules say what the game waits for
+        problem = chooser.problem() if chooser.tickets else None
+    if problem is None:
+        return False
+    screen.say(f"Not yet: {problem[1]}.", "error", rule=problem[0])
+    return True
 
 
 def _ticket_label(board: Board, tid: str) -> str:
@@ -149,6 +202,7 @@ class TicketStepper(LessonWidget):
                                     title="Share 1 or 2 private tickets with your team; it takes "
                                           "your whole turn (T4)")
         self.others = button("Let the other players play", self.next_turn, width="220px")
+        judge_choices(self, self.chooser, self.sharer)
         for b in (self.continue_button, self.start_button):
             highlight(b, True)  # the only move there is on that screen
         self._advance_setup()
@@ -185,6 +239,8 @@ class TicketStepper(LessonWidget):
             return
         chooser = self.seat
         offer = self.view().ticket_offer
+        if refuse_incomplete(self, self.chooser):
+            return
         action = self.chooser.keep_action()
         if not self.act(action):
             return
@@ -281,6 +337,8 @@ class TicketStepper(LessonWidget):
         if not self._my_move():
             return
         picked = self.sharer.checked()
+        if refuse_incomplete(self, self.sharer):
+            return
         if self.act(act.ShareTickets(picked)):
             self.say(f"You shared {', '.join(picked)}: that was your whole turn.", "success",
                      rule="T4")
@@ -330,7 +388,7 @@ class TicketStepper(LessonWidget):
     def _render_setup(self) -> list:
         view = self.view()
         name = seat_name(self.seat)
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.step.value = display.message_html(
             f"{name}: you were dealt {SETUP_TICKETS_DEALT} tickets. Tick at least "
             f"{SETUP_TICKETS_KEEP} to keep and pick 1 of the kept "
@@ -363,7 +421,7 @@ class TicketStepper(LessonWidget):
     def _render_revealed(self) -> list:
         view = self.view()
         home = seat_name(self.home_seat)
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         self.table.value = display.tickets_html(
             [view.board.ticket(t) for t in view.team_tickets],
             f"{team_name(view.team)} ticket cardholder (shared): both tickets arrived together")
@@ -373,7 +431,7 @@ class TicketStepper(LessonWidget):
 
     def _render_play(self) -> list:
         view = self.view()
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         if self.session.is_over:
             hint = "The game is over."
         elif view.my_turn:
@@ -389,9 +447,9 @@ class TicketStepper(LessonWidget):
         self.chooser.layout.display = "flex" if choosing else "none"
         self.sharer.set_tickets(view.tickets)
         legal = self.legal()
-        highlight(self.chooser.confirm, choosing)
+        self.chooser.show_missing(choosing)
         highlight(self.draw_tickets, any(isinstance(a, act.DrawTickets) for a in legal))
-        highlight(self.sharer.confirm, any(isinstance(a, act.ShareTickets) for a in legal))
+        self.sharer.show_missing(any(isinstance(a, act.ShareTickets) for a in legal))
         highlight(self.others, not view.my_turn and not self.session.is_over)
         self.notes.value = self._t3_html(view)
         self.history.value = self.events_html(view.events)

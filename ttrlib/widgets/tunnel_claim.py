@@ -377,7 +377,7 @@ class TunnelClaimStepper(LessonWidget):
     # --- showing -----------------------------------------------------------------------------
     def paint(self) -> None:
         view = self._screen_view()
-        self.header.value = self.seat_header(view)
+        self.header.value = display.seat_line_html(view, self.session.is_over)
         with self.hold_trait_notifications():
             if self.attempt:  # the route and the cards of this attempt, until the turn is over
                 claim = self.attempt.claim
