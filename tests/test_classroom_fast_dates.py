@@ -4,18 +4,21 @@ and for the messages a kernel sends."""
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("jupyter_client")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "classroom"))
-
-import fast_dates  # noqa: E402
 from dateutil.parser import isoparse  # noqa: E402
 from jupyter_client import jsonutil  # noqa: E402
 from jupyter_client.session import Session  # noqa: E402
+
+# Loaded from its file, not by putting classroom/ on sys.path: its voila.py would hide Voila.
+_spec = importlib.util.spec_from_file_location(
+    "fast_dates", Path(__file__).resolve().parents[1] / "classroom" / "fast_dates.py")
+fast_dates = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fast_dates)
 
 # What jupyter_client's ISO8601_PAT lets through to the parser: minutes, seconds, 1-9 digits of
 # a fraction, Z or an offset with or without its colon, and dates a kernel writes.
