@@ -2,6 +2,20 @@
 
 Run:  .venv/bin/python benchmarks/bench_classroom.py [--sessions 1 10 30] [--browsers 10]
                                                      [--lesson 01-card-splits.ipynb] [--linger 120]
+      .venv/bin/python benchmarks/bench_classroom.py --plain-gets 30 [--lessons 01-... 06-...]
+                    [--rounds 1] [--config OTHER/classroom] [--baseline-env NAME=VALUE]
+
+``--plain-gets N`` (issue 36) measures what a teacher sees when a class opens a lesson: the
+server started as ``make classroom CLASS_LESSON=<lesson> CLASS_SIZE=N`` does, the pool filled
+and idle, then N plain GETs of the lesson sent at once, each timed until the last byte of its
+page (every page checked: its widget views there, no traceback). No websocket and no Chromium:
+the server's side alone. ``--config`` runs the same round with another checkout's
+``classroom/`` as well, and ``--baseline-env NAME=VALUE`` this checkout with a variable set
+(``TTR_CLASSROOM_DATEUTIL=1``: the date parser before issue 36), each alternating with this
+checkout round by round: before/after on one noisy machine. Beside the wall times it prints the
+CPU seconds the server and its kernels spent on the round: on a shared machine the wall time
+mostly says how loaded the machine is. The rounds below (Chromium pages, widget states) are
+the default.
 
 For each N the classroom server starts on a free port with the project's config
 (``classroom/voila.py``) and a kernel pool sized for the class (``TTR_CLASS_LESSON`` = the
@@ -43,6 +57,7 @@ import sys
 import tempfile
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -195,6 +210,95 @@ async def close_sessions(browsers, plain, contexts) -> None:
         await c.close()
 
 
+# --- N plain GETs at once (issue 36) ----------------------------------------------------------------
+WIDGET_VIEW = '"application/vnd.jupyter.widget-view+json"'
+
+
+@contextmanager
+def classroom_server(tmp: Path, env: dict, config: Path | None = None):
+    """The classroom server as ``make classroom`` starts it (``lab_harness.classroom``), with
+    ``config`` (another checkout's ``classroom/``) instead of this one's if given."""
+    if config is None:
+        with h.classroom(tmp, env=env) as served:
+            yield served
+        return
+    folder, port = ROOT / "notebooks", h.free_port()
+    cmd = h.classroom_command(folder, port, "--Voila.ip=127.0.0.1", config=config)
+    base = f"http://127.0.0.1:{port}"
+    with h._running(cmd, base + h.VOILA_PROBE, tmp / "classroom.log", cwd=folder,
+                    env={**h._isolated_env(tmp), **env}) as proc:
+        yield base, proc
+
+
+async def _timed_get(url: str, t0: float) -> tuple[float, int, int, bool]:
+    from tornado.httpclient import AsyncHTTPClient
+
+    answer = await AsyncHTTPClient().fetch(url, request_timeout=900, raise_error=False)
+    seconds = time.monotonic() - t0  # fetch returns with the whole body: the last byte
+    page = answer.body.decode(errors="replace") if answer.body else ""
+    ok = (answer.code == 200 and WIDGET_VIEW in page and "Traceback" not in page
+          and "There was an error when executing cell" not in page)
+    if not ok and os.environ.get("TTR_BENCH_KEEP_BAD"):  # a page to look at
+        Path(os.environ["TTR_BENCH_KEEP_BAD"]).write_text(f"{answer.code} {answer.error}\n{page}")
+    return seconds, len(answer.body or b""), page.count(WIDGET_VIEW), ok
+
+
+async def plain_gets(base: str, lesson: str, n: int) -> list[tuple[float, int, int, bool]]:
+    from tornado.httpclient import AsyncHTTPClient
+
+    AsyncHTTPClient.configure(None, max_clients=max(10, n))
+    t0 = time.monotonic()
+    return await asyncio.gather(*[_timed_get(f"{base}/voila/render/{lesson}", t0)
+                                  for _ in range(n)])
+
+
+def plain_gets_round(lesson: str, n: int, config: Path | None, extra_env: dict) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        env = {"TTR_CLASS_LESSON": lesson, "TTR_CLASS_SIZE": str(n), **extra_env}
+        with classroom_server(tmp, env, config) as (base, proc):
+            server = psutil.Process(proc.pid)
+            waited = wait_until_quiet(server, tmp / "classroom.log", lesson, n, timeout=1800)
+            before = load()
+            # CPU seconds: on a shared machine the wall time mostly says how loaded it is
+            own0, all0 = _own_cpu(server), h.cpu_seconds([server])  # all: with its kernels
+            pages = asyncio.run(plain_gets(base, lesson, n))
+            own, cpu = _own_cpu(server) - own0, h.cpu_seconds([server]) - all0
+    times = [t for t, *_ in pages]
+    return {"times": times, "bytes": statistics.median(b for _, b, _, _ in pages),
+            "views": sorted({v for _, _, v, _ in pages}), "bad": sum(not ok for *_, ok in pages),
+            "waited": waited, "load": before, "cpu": cpu, "server_cpu": own}
+
+
+def _own_cpu(proc: psutil.Process) -> float:
+    t = proc.cpu_times()
+    return t.user + t.system
+
+
+def plain_gets_main(args) -> int:
+    configs: list[tuple[str, Path | None, dict]] = [("this checkout", None, {})]
+    if args.config:
+        configs.insert(0, (f"--config {args.config}", Path(args.config).resolve(), {}))
+    if args.baseline_env:
+        name, _, value = args.baseline_env.partition("=")
+        configs.insert(0, (args.baseline_env, None, {name: value}))
+    print(f"{args.plain_gets} plain GETs at once of a pooled lesson, time to each page's last "
+          f"byte; {os.cpu_count()} cores; {load()}")
+    for lesson in args.lessons:
+        for r in range(args.rounds):
+            for name, config, extra_env in configs:
+                got = plain_gets_round(lesson, args.plain_gets, config, extra_env)
+                t = got["times"]
+                print(f"{lesson} [{name}] round {r + 1}: median {statistics.median(t):5.1f} s, "
+                      f"slowest {max(t):5.1f} s, first {min(t):5.1f} s; page "
+                      f"{got['bytes'] / 1e3:.0f} kB, widget views {got['views']}, "
+                      f"{got['bad']} pages without widgets or with an error; "
+                      f"CPU {got['cpu']:.1f} s in all, {got['server_cpu']:.1f} s of it the "
+                      f"server's (the rest its kernels'); pool idle after "
+                      f"{got['waited']:.0f} s; {got['load']} before", flush=True)
+    return 0
+
+
 def stats(times: list[float]) -> str:
     if not times:
         return "-"
@@ -283,7 +387,18 @@ def main(argv=None) -> int:
                     help="seconds to wait after closing before counting live kernels (0: skip)")
     ap.add_argument("--no-floor", action="store_true",
                     help="skip the floor: --browsers Chromium pages of a one-button notebook")
+    ap.add_argument("--plain-gets", type=int, default=0, metavar="N",
+                    help="only N plain GETs at once of each --lessons (issue 36's measure)")
+    ap.add_argument("--lessons", nargs="+", default=["01-card-splits.ipynb",
+                                                     "06-play-a-team-game.ipynb"])
+    ap.add_argument("--rounds", type=int, default=1, help="--plain-gets rounds per lesson")
+    ap.add_argument("--config", help="--plain-gets: also another checkout's classroom/ folder")
+    ap.add_argument("--baseline-env", metavar="NAME=VALUE",
+                    help="--plain-gets: also this checkout with NAME=VALUE in the server's "
+                         "environment, e.g. TTR_CLASSROOM_DATEUTIL=1 (the old date parser)")
     args = ap.parse_args(argv)
+    if args.plain_gets:
+        return plain_gets_main(args)
     if h.chromium_path() is None:
         print(h.INSTALL_HINT)
         return 1

@@ -13,13 +13,21 @@ provider, which keeps the ``_xsrf`` cookie of its parent class, answers 404 firs
 
 Static files (``/voila/files/...``) keep Voila's allowlist (images only: no notebook, no TOML).
 The teacher's pages are on the class server, behind the teacher's login (``ttrlib.server``).
+
+A refusal is a short page of its own (``NOT_A_LESSON``: this address is not a lesson, and a link
+to the list), or a JSON message for the contents API, ended here with tornado's ``Finish``. Not
+``HTTPError(404)``: jupyter_server's error page reads ``current_user``, which this hook has not
+set yet, so every refusal printed a 35-line traceback ("Calling get_current_user() directly is
+deprecated") in the teacher's terminal and sent the learner an empty 404 (issue 30, finding 8).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from tornado import web
+from tornado.escape import xhtml_escape
 from voila.handler import VoilaHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.treehandler import VoilaTreeHandler
@@ -45,8 +53,47 @@ def allowed(handler) -> bool:
     return True  # kernels, widgets' static files, themes: what a lesson page needs
 
 
+NOT_A_LESSON = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not a lesson</title>
+<style>body {{ font-family: system-ui, sans-serif; max-width: 36em; margin: 3em auto;
+padding: 0 1em; line-height: 1.5; }}</style></head>
+<body><h1>This address is not a lesson</h1>
+<p>This classroom app shows the lessons only. Open one from
+<a href="{home}">the list of lessons</a>.</p></body></html>
+"""
+NOT_A_LESSON_API = "This address is not a lesson: the classroom app lists the lessons only."
+
+
+def refuse(handler) -> None:
+    """End the request with a 404 that says why (a page, or JSON for the API), and nothing in
+    the log but tornado's one line for the request."""
+    # as jupyter_server's own refusals (check_host): no user, so nothing asks for one later
+    handler.current_user = handler._jupyter_current_user = None
+    handler.set_status(404)
+    if isinstance(handler, VoilaContentsHandler):
+        handler.set_header("Content-Type", "application/json")
+        raise web.Finish(json.dumps({"message": NOT_A_LESSON_API}))
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    handler.set_header("Cache-Control", "no-store")
+    raise web.Finish(NOT_A_LESSON.format(home=xhtml_escape(handler.base_url)))
+
+
+class NotALessonHandler(web.RequestHandler):
+    """The page for an address no handler serves (tornado's ``default_handler_class``, set in
+    ``voila.py``): the same page as a refusal, not tornado's bare "404: Not Found"."""
+
+    def prepare(self):
+        self.set_status(404)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        base = self.settings.get("base_url", "/")
+        raise web.Finish(NOT_A_LESSON.format(home=xhtml_escape(base)))
+
+
 class LessonsOnlyIdentityProvider(XsrfCookieIdentityProvider):
     async def get_user(self, handler):
         if not allowed(handler):
-            raise web.HTTPError(404)
+            refuse(handler)
         return await super().get_user(handler)

@@ -102,9 +102,21 @@ c.VoilaExecutor.cell_error_instruction = (
 # or folder but the lessons: learners never reach the solutions, the guide, the handouts or the
 # answer keys (issue 20); the folder's listing is trimmed to the lessons by hide_globs.
 c.Voila.identity_provider_class = "lessons_only.LessonsOnlyIdentityProvider"
-from lessons_only import HIDE  # noqa: E402 - beside this file (sys.path above)
+from lessons_only import HIDE, NotALessonHandler  # noqa: E402 - beside this file (sys.path above)
+
+# An address nothing serves gets the same "not a lesson" page as a refused one, with its link.
+c.Voila.tornado_settings = {"default_handler_class": NotALessonHandler}
 
 c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*~", *HIDE]
+
+# --- the server's own work per page -------------------------------------------------------------
+# Kernel messages' dates read with datetime.fromisoformat, not dateutil: the one server process
+# handles every message of every learner's page (fast_dates.py says how much that saves).
+import fast_dates  # noqa: E402 - beside this file (sys.path above)
+
+if os.environ.get("TTR_CLASSROOM_DATEUTIL") != "1":  # 1: the old parser (benchmarks/ A/B runs)
+    fast_dates.install()
+
 # A tab that vanished without that request (crash, lost network, laptop lid) is culled: every
 # cull_interval s the kernel manager shuts down kernels idle for cull_idle_timeout s with no
 # open connection, so such a kernel is gone within 60 + 20 s of its last message. Connected

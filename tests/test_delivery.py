@@ -71,7 +71,8 @@ def test_binder_pins_agree_with_pyproject():
 
 
 def test_binder_pins_resolve_on_python_311(tmp_path):
-    """pip resolves the exact pins together for Python 3.11 (asks the package index)."""
+    """pip resolves the exact pins together for Python 3.11 (asks the package index). Alone:
+    the clash with repo2docker's base is tests/test_binder_image.py's to see."""
     cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
            "--python-version", "3.11", "--only-binary=:all:", "--target", str(tmp_path / "t"),
            "-r", str(BINDER / "requirements.txt")]
