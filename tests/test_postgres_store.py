@@ -10,6 +10,8 @@ which is missing (``TTR_REQUIRE_HUB=1`` makes that a failure).
 
 from __future__ import annotations
 
+import csv
+import io
 import signal
 import sqlite3
 import subprocess
@@ -73,7 +75,11 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
         assert progress[0] == progress[1]
         assert [e["learners"] for e in progress[1]["exercises"]] == [7, 1]  # counted by hand
         csvs = [s.request("GET", "/teacher/progress.csv", token=s.token)[1] for s in (lite, post)]
-        assert csvs[0] == csvs[1] and csvs[1].count("\n") == 1 + 16  # header + 16 reports
+        assert csvs[1].count("\n") == 1 + 16  # header + 16 reports
+        # the times differ, and each server derives its own learner ids from its class secret
+        # (issue 30 finding 2): the same rows once the time is left out and the ids are
+        # numbered in order of appearance
+        assert _same_learners_numbered(csvs[0]) == _same_learners_numbered(csvs[1])
     finally:
         lite.stop()
         post.stop()
@@ -87,11 +93,19 @@ def test_postgres_keeps_the_same_log_and_the_same_records_as_sqlite(tmp_path, pg
         rows_pg = [tuple(r) for r in conn.execute(query).fetchall()]
         assert rows_pg == rows_lite and len(rows_pg) == made
         assert dict(conn.execute("SELECT module, version FROM schema").fetchall()) == \
-               {"tables": 3, "progress": 1}
+               {"tables": 4, "progress": 2, "learners": 1}
     forget = subprocess.run(
         [sys.executable, "-m", "ttrlib.server.records", "forget", "--data",
          str(tmp_path / "pg"), "--db", post_url, "--yes"], capture_output=True, text=True)
     assert "Deleted 16 records" in forget.stdout, forget.stdout + forget.stderr
+
+
+def _same_learners_numbered(text: str) -> list[list[str]]:
+    rows = list(csv.reader(io.StringIO(text)))
+    header, learner, numbers = rows[0], rows[0].index("learner"), {}
+    assert header[:2] == ["record", "time (UTC)"]
+    return [[row[0], str(numbers.setdefault(row[learner], len(numbers))), *row[learner + 1:]]
+            for row in rows[1:]]
 
 
 def _url_of(server) -> str:

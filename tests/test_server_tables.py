@@ -286,13 +286,20 @@ def test_a_learners_move_on_a_bot_seat_is_409(server):
 
 
 # --- pages ------------------------------------------------------------------------------------
-def test_the_teachers_tables_page_lists_each_seats_link_and_qr_code(server):
+def test_the_tables_page_shows_no_seat_link_and_the_seat_cards_show_each(server):
+    # issue 32 item 2: a seat's link is the seat, so the page a teacher may project holds no
+    # key; the printed seat cards (one per seat, handed out face down) hold each link and QR
     table = server.new_table(players=4, seed=5)
     status, page, _ = server.request("GET", "/teacher/tables", token=server.token)
+    assert status == 200 and "Make the table" in page
+    for seat in table["seats"].values():
+        assert seat["key"] not in page
+    status, cards, _ = server.request("GET", f"/teacher/tables/{table['table']}/cards",
+                                      token=server.token)
     assert status == 200
     for seat in table["seats"].values():
-        assert seat["link"].replace("&", "&amp;") in page
-    assert page.count("<svg") >= 4 and "Make the table" in page
+        assert seat["link"].replace("&", "&amp;") in cards
+    assert cards.count("<svg") >= 4
     assert server.request("GET", "/teacher/tables")[0] == 401
     status, room, _ = server.request("GET", "/teacher", token=server.token)
     assert "/teacher/tables" in room

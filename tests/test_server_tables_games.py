@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -136,8 +137,9 @@ def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_vie
         # the board of the final state: the winners and the totals of the replayed game
         status, page, _ = server.request("GET", f"/tables/{tid}/board")
         assert status == 200
-        for sheet in replay.game.scores():
-            assert f"<b>{sheet.total}</b>" in page
+        total_row = re.search(r'<tr class="tb-total">(.*?)</tr>', page).group(1)
+        assert re.findall(r'class="tb-num">(-?\d+)', total_row) == [
+            str(sheet.total) for sheet in replay.game.scores()]
     finally:
         server.stop()
 

@@ -44,6 +44,7 @@ from ..experiments import PRESETS
 from ..game import Game
 from ..plain import action_from_plain, public_to_plain, to_plain, view_to_plain
 from ..seats import PLAYER_COUNTS, seat_name
+from ..state import SHORT_GAME_TRAINS, TRAINS_PER_PLAYER
 from .table_log import Conflict, LogUnavailable, TableLog, TableRow
 
 log = logging.getLogger("ttrlib.server.tables")
@@ -120,11 +121,12 @@ class Table:
     _version: int = 0  # the version while the game is put away
     _over: bool = False
     reload: Callable[[Table], None] | None = None  # brings a put-away game back from the log
+    trains: int = TRAINS_PER_PLAYER  # per player: fewer for a short game (C3's policy)
 
     def __post_init__(self):
         self.owners = self.owners or [None] * self.players
         if self._game is None:
-            self._game = Game.new(players=self.players, seed=self.seed)
+            self._game = Game.new(players=self.players, seed=self.seed, trains=self.trains)
         self.marks = [len(self._game.events)]
 
     # --- the game, in memory or put away -----------------------------------------------------
@@ -169,7 +171,7 @@ class Table:
         self.players_of_bots.clear()
 
     def dealt(self) -> Game:
-        return Game.new(players=self.players, seed=self.seed)
+        return Game.new(players=self.players, seed=self.seed, trains=self.trains)
 
     def applied(self, action: act.Action, by_bot: bool = False) -> None:
         """Note an action just applied to the game (its events end the version's mark)."""
@@ -223,8 +225,8 @@ class Table:
         return game
 
 
-def replay(players: int, seed: int, actions) -> Game:
-    game = Game.new(players=players, seed=seed)
+def replay(players: int, seed: int, actions, trains: int = TRAINS_PER_PLAYER) -> Game:
+    game = Game.new(players=players, seed=seed, trains=trains)
     for a in actions:
         game.apply(a)
     return game
@@ -320,7 +322,7 @@ class TableStore:
         if row is None:
             return None
         table = Table(tid, row.players, row.seed, None, row.keys, row.bots, row.owners,
-                      number=row.number, reload=self._reload)
+                      number=row.number, reload=self._reload, trains=row.trains)
         self._catch_up(table)
         self.tables[tid] = table
         self._make_bots(table)
@@ -413,12 +415,17 @@ class TableStore:
             log.exception("table %s: could not follow the log", tid)
 
     # --- tables ------------------------------------------------------------------------------
-    def create(self, players: int, seed: int | None = None, bots: dict | None = None) -> Table:
+    def create(self, players: int, seed: int | None = None, bots: dict | None = None,
+               trains: int = TRAINS_PER_PLAYER) -> Table:
         """A new table of ``players``: game number ``seed`` (a public name, dealt through the
         keyed door), or a secret random deal; ``bots`` maps seats to presets (those seats
-        have no key until a learner has them)."""
+        have no key until a learner has them); ``trains`` per player (a short game: fewer)."""
         if players not in PLAYER_COUNTS:
             raise BadTableArgument("players: Team Asia is played by 4 or 6 players (C2)")
+        fewest, most = SHORT_GAME_TRAINS
+        if type(trains) is not int or not fewest <= trains <= most:
+            raise BadTableArgument(f"trains: trains per player, a whole number from {fewest} to "
+                                   f"{most} (C3 and its short-game policy)")
         if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
             raise BadTableArgument(f"the game number is a whole number from 0 to {MAX_SEED}")
         # A game number is a public name: the deal is keyed by it (``deals``, the lessons'
@@ -435,9 +442,9 @@ class TableStore:
         keys: list[str | None] = [None if names[s] else secrets.token_urlsafe(16)
                                   for s in range(players)]
         self.log.new_table(TableRow(tid, players, seed, dealt.seed, keys, names,
-                                    [None] * players))
+                                    [None] * players, trains))
         table = Table(tid, players, dealt.seed, None, keys, names, number=seed,
-                      reload=self._reload)
+                      reload=self._reload, trains=trains)
         self.tables[tid] = table
         self._make_bots(table)
         self.play_bots(table)

@@ -38,6 +38,7 @@ from ..errors import IllegalMove, clip
 from ..experiments import PRESETS
 from ..plain import action_from_plain, to_plain
 from ..seats import seat_name
+from ..state import SHORT_GAME_TRAINS, TRAINS_PER_PLAYER
 from .auth import Handler
 from .json_body import read_json
 from .table_refusal import Refusal, status_of
@@ -155,8 +156,7 @@ class CreateTable(TablesHandler):
     @answers
     async def post(self) -> None:
         self.require_teacher()
-        players, seed, bots = read_new_table(self.body_json())
-        table = self.store.create(players, seed, bots)
+        table = self.store.create(*read_new_table(self.body_json()))
         self.json(201, {"table": table.id, "seats": self.links(table),
                         "board": self.url(f"/tables/{table.id}/board")})
 
@@ -168,14 +168,15 @@ class CreateTable(TablesHandler):
              "closed": t.closed, "seats": self.links(t)} for t in self.store.tables.values()]})
 
 
-def read_new_table(body) -> tuple[int, int | None, dict]:
-    """``(players, game number, {seat: preset})`` of a new table's body (the API's and the
-    Tables form's); ``Refusal`` 400 with a sentence naming the field that is wrong."""
+def read_new_table(body) -> tuple[int, int | None, dict, int]:
+    """``(players, game number, {seat: preset}, trains per player)`` of a new table's body (the
+    API's and the Tables form's); ``Refusal`` 400 with a sentence naming the field that is
+    wrong."""
     if not isinstance(body, dict):
         raise Refusal(400, 'the body is an object such as {"players": 4}')
-    extra = sorted(str(k)[:20] for k in body if k not in ("players", "seed", "bots"))
+    extra = sorted(str(k)[:20] for k in body if k not in ("players", "seed", "bots", "trains"))
     if extra:
-        raise Refusal(400, f"no field {extra[0]!r} (players, seed, bots)")
+        raise Refusal(400, f"no field {extra[0]!r} (players, seed, bots, trains)")
     players = body.get("players", 4)
     if type(players) is not int or players not in (4, 6):
         raise Refusal(400, "players: 4 or 6 (C2)")
@@ -197,7 +198,12 @@ def read_new_table(body) -> tuple[int, int | None, dict]:
         if preset not in PRESETS:
             raise Refusal(400, f"bots.{name}: one of {', '.join(PRESETS)}")
         bots[name] = preset
-    return players, seed, bots
+    trains = body.get("trains", TRAINS_PER_PLAYER)
+    fewest, most = SHORT_GAME_TRAINS
+    if type(trains) is not int or not fewest <= trains <= most:
+        raise Refusal(400, f"trains: trains per player, a whole number from {fewest} to {most} "
+                           "(27 is the full game; fewer is C3's short-game policy)")
+    return players, seed, bots, trains
 
 
 class SeatState(TablesHandler):
@@ -242,7 +248,7 @@ class TableLog(TablesHandler):
     async def get(self, tid: str) -> None:
         table = self.teacher_table(tid)
         self.json(200, {"table": table.id, "players": table.players, "number": table.number,
-                        "seed": table.seed,
+                        "seed": table.seed, "trains": table.trains,
                         "version": table.version, "actions": to_plain(table.actions)})
 
 

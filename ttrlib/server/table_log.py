@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import TableError
+from ..state import TRAINS_PER_PLAYER
 from . import db
 
 log = logging.getLogger("ttrlib.server.tables")
@@ -47,6 +48,9 @@ STEPS = [
     # seed column then holds the table's public game number, -1 for none. NULL on the tables
     # made before this step, whose seed column is the plain seed they were dealt from.
     "ALTER TABLE tables ADD COLUMN deal TEXT",
+    # Trains per player (C3's short-game policy); NULL on the tables made before this step and
+    # on full games: 27 (C3).
+    "ALTER TABLE tables ADD COLUMN trains INTEGER",
 ]
 NO_KEY = ""  # a seat's key column before the seat has one (a bot's seat: no live link)
 
@@ -70,6 +74,7 @@ class TableRow:
     keys: list[str | None]
     bots: list[str | None]
     owners: list[str | None]
+    trains: int = TRAINS_PER_PLAYER  # per player: fewer for a short game (C3's policy)
 
 
 def _written(conn):
@@ -107,16 +112,17 @@ class TableLog:
             "SELECT id FROM tables ORDER BY created").fetchall()]
 
     def table(self, tid: str) -> TableRow | None:
-        row = self.conn.execute("SELECT players, seed, deal FROM tables WHERE id = ?",
+        row = self.conn.execute("SELECT players, seed, deal, trains FROM tables WHERE id = ?",
                                 (tid,)).fetchone()
         if row is None:
             return None
-        players, seed, deal = row
+        players, seed, deal, trains = row
         number, seed = (None, seed) if deal is None else (None if seed < 0 else seed, int(deal))
         seats = self.conn.execute("SELECT key, bot, owner FROM seats WHERE table_id = ? "
                                   "ORDER BY seat", (tid,)).fetchall()
         return TableRow(tid, players, number, seed, [k or None for k, _, _ in seats],
-                        [b for _, b, _ in seats], [o for _, _, o in seats])
+                        [b for _, b, _ in seats], [o for _, _, o in seats],
+                        TRAINS_PER_PLAYER if trains is None else trains)
 
     def seats(self, tid: str) -> list[tuple]:
         """``(key, bot, owner)`` of every seat, in order."""
@@ -133,10 +139,11 @@ class TableLog:
     # --- writing -----------------------------------------------------------------------------
     def new_table(self, row: TableRow) -> None:
         with _written(self.conn):
-            self.conn.execute("INSERT INTO tables (id, players, seed, created, deal) "
-                              "VALUES (?, ?, ?, ?, ?)",
+            self.conn.execute("INSERT INTO tables (id, players, seed, created, deal, trains) "
+                              "VALUES (?, ?, ?, ?, ?, ?)",
                               (row.id, row.players, -1 if row.number is None else row.number,
-                               time.time(), str(row.seed)))
+                               time.time(), str(row.seed),
+                               None if row.trains == TRAINS_PER_PLAYER else row.trains))
             self.conn.executemany("INSERT INTO seats (table_id, seat, key, bot) "
                                   "VALUES (?, ?, ?, ?)",
                                   [(row.id, s, row.keys[s] or NO_KEY, row.bots[s])

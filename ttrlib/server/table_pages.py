@@ -20,7 +20,7 @@ from ..errors import TTRError
 from ..experiments import PRESETS
 from ..plain import PUBLIC_FIELDS
 from ..seats import seat_name
-from ..state import Phase
+from ..state import LESSON_TRAINS, TRAINS_PER_PLAYER, Phase
 from .board_page import SCRIPT, PublicView, frame_html, page_context
 from .table_api import TablesHandler, answers, read_new_table, seat_link
 from .table_store import DEFAULT_BOT
@@ -120,6 +120,9 @@ class TeacherTables(_TablesPage):
         # table) is refused with a sentence there, not dropped here
         body = {"players": int(players) if players in ("4", "6") else players,
                 "bots": {n[:8]: preset for n in self.get_body_arguments("bot")[:6]}}
+        if self.get_body_argument("short", ""):  # C3's short-game policy, for a lesson
+            body["trains"] = LESSON_TRAINS.get(int(players) if players in ("4", "6") else 0,
+                                               TRAINS_PER_PLAYER)
         if seed:  # a typed number; anything else is refused by read_new_table, by name
             body["seed"] = int(seed) if seed.isdigit() and len(seed) <= 18 else seed[:20]
         try:
