@@ -20,9 +20,10 @@ from ..errors import TTRError
 from ..experiments import PRESETS
 from ..plain import PUBLIC_FIELDS
 from ..seats import seat_name
-from ..state import LESSON_TRAINS, TRAINS_PER_PLAYER, Phase
+from ..state import LESSON_TRAINS, TRAINS_PER_PLAYER
 from .board_page import SCRIPT, PublicView, frame_html, page_context
 from .table_api import TablesHandler, answers, read_new_table, seat_link
+from .table_refusal import status_of
 from .table_store import DEFAULT_BOT
 
 STATUS_S = 3  # the Tables page asks for its tables' status lines this often
@@ -51,7 +52,7 @@ class BoardPage(TablesHandler):
         try:
             table = self.store.get(tid)
         except TTRError as exc:  # a browser gets a page saying so (write_error), not JSON
-            raise tornado.web.HTTPError(getattr(exc, "status", 404),
+            raise tornado.web.HTTPError(status_of(exc) or 404,
                                         reason=str(exc)[:200]) from None
         frame = board_frame(table)
         self.page("board.html", script=SCRIPT,
@@ -74,10 +75,9 @@ def qr_svg(link: str) -> str:
 
 
 def status_line(table) -> str:
-    game = table.game
-    if game.phase is Phase.OVER:
+    if table.over:  # a finished table may be put away: its status needs no replay
         return "the game is over"
-    return f"{seat_name(game.to_move)} to move, {table.version} actions played"
+    return f"{seat_name(table.game.to_move)} to move, {table.version} actions played"
 
 
 def names_this_machine(lessons_url: str) -> bool:
@@ -97,7 +97,7 @@ def seat_rows(table, lessons_url: str) -> list[dict]:
 class _TablesPage(TablesHandler):
     def refused(self, exc: Exception) -> None:
         """A form's refusal as a page: the sentence and the way back."""
-        self.page("form_refused.html", getattr(exc, "status", 400), reason=str(exc)[:300])
+        self.page("form_refused.html", status_of(exc) or 400, reason=str(exc)[:300])
 
 
 class TeacherTables(_TablesPage):
