@@ -231,6 +231,24 @@ def ws_message(parts: list[bytes]) -> bytes:
                      *(o.to_bytes(8, "little") for o in offsets), *parts])
 
 
+# A page's widget views (issue 33's lost-widget tests, benchmarks/hunt_lost_widgets.py): all,
+# still loading, lost (Voila's "Error displaying widget" alone in its box, or the classroom
+# page's reload message in a widget's place).
+WIDGET_STATUS_JS = """() => {
+  const views = [...document.querySelectorAll('.jupyter-widgets')];
+  const text = e => (e.textContent || '').trim();
+  return {views: views.length,
+          loading: views.filter(e => /^Loading widget/.test(text(e))).length,
+          lost: views.filter(e => e.childElementCount === 0 && /^Error displaying/.test(text(e)))
+                  .length + document.querySelectorAll('.jupyter-widgets .ttr-lost-widget').length};
+}"""
+# ... and settled: views drawn and none still loading, or something lost (the reload message)
+WIDGETS_SETTLED_JS = """() => {
+  const s = (WIDGET_STATUS)();
+  return (s.views > 0 && s.loading === 0) || s.lost > 0;
+}""".replace("WIDGET_STATUS", WIDGET_STATUS_JS)
+
+
 KERNEL_ID_JS = "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
 
 
