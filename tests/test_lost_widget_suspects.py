@@ -8,10 +8,6 @@ Chromium, the kernel's websocket routed by Playwright: lab_harness.routed_page).
    nor the per-model question for that model, so the page restores nothing: every widget of
    the page stays "Loading widget...". Not the one loss seen (some exercises, "model not
    found"); ``test_lost_widget_models.py`` shows that no lesson does either.
-6. The same reference missing on the page's side (a Layout left out of the kernel's first
-   answer): the box that names it fails ("model not found") and, before the fix, asking again
-   could not draw it (ipywidgets keeps the refused model and its comm). Fixed in the classroom
-   template (forgetFailed).
 3. Late registration (ipywidgets#4026): a view drawn after the restore whose ``comm_open``
    comes later. Voila 0.5's renderer gives up for good; the template now draws the view when
    its model registers (Voila's modelRegistered, as ipywidgets PR #4042), even over the reload
@@ -129,47 +125,6 @@ def test_a_closed_model_still_named_by_a_shown_one_costs_the_page_every_widget(s
     assert answers["states"] == 0 and answers["asked"] > 3, answers
     assert answers["answered"] < answers["asked"], answers
     assert status["loading"] >= 2 and status["views"] == 0 and status["lost"] == 0, status
-
-
-# --- suspect 6, on the page's side --------------------------------------------------------------------
-def _without_exercise_layouts(raw: bytes) -> tuple[bytes, int]:
-    """update_states without the Layouts of lesson 01's exercise boxes (the boxes stay)."""
-    parts = h.ws_message_parts(raw)
-    content = json.loads(parts[4])
-    states = content["data"]["states"]
-    gone = [v["state"]["layout"][len("IPY_MODEL_"):] for v in states.values()
-            if "ttr-exercise" in v.get("state", {}).get("_dom_classes", [])]
-    for k in gone:
-        del states[k]
-    parts[4] = json.dumps(content).encode()
-    return h.ws_message(parts), len(gone)
-
-
-def test_a_box_whose_layout_was_missing_is_drawn_when_asked_again(server):
-    base, proc, log = server
-    seen = {"answers": 0, "removed": 0, "console": []}
-
-    def from_kernel(m, send) -> None:
-        if isinstance(m, (bytes, bytearray)) and b"update_states" in m:
-            seen["answers"] += 1
-            if seen["answers"] == 1:
-                m, seen["removed"] = _without_exercise_layouts(bytes(m))
-        send(m)
-
-    async def run() -> None:
-        async with h.routed_page(base, "/voila/render/01-card-splits.ipynb", from_kernel,
-                                 console=seen["console"]) as page:
-            await page.wait_for_function(
-                "() => [...document.querySelectorAll('.ttr-exercise')].length === 4"
-                " || document.querySelector('.ttr-lost-widget')", timeout=SETTLE_MS, polling=500)
-            seen.update(await _settle(page))
-            seen["exercises"] = await page.locator(".ttr-exercise").count()
-
-    asyncio.run(run())
-    said = [c for c in seen["console"] if c.startswith("ttrlib:")]
-    assert seen["removed"] == 4 and seen["answers"] >= 2, seen
-    assert seen["lost"] == 0 and seen["exercises"] == 4, said
-    assert any("asked the kernel again: drawn 4 of 4" in c for c in said), said
 
 
 # --- suspect 3: late registration ------------------------------------------------------------------
