@@ -41,15 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 import lab_harness as h  # noqa: E402
 
-# the page's widget views: all, still loading, lost (Voila's message or the reload message)
-STATUS = """() => {
-  const views = [...document.querySelectorAll('.jupyter-widgets')];
-  const text = e => (e.textContent || '').trim();
-  return {views: views.length,
-          loading: views.filter(e => /^Loading widget/.test(text(e))).length,
-          lost: views.filter(e => e.childElementCount === 0 && /^Error displaying/.test(text(e)))
-                  .length + document.querySelectorAll('.jupyter-widgets .ttr-lost-widget').length};
-}"""
 MODEL_ID = re.compile(r'model_id\\?":\s*\\?"([0-9a-f]{32})')
 
 
@@ -112,12 +103,12 @@ def trial(number: int, args) -> dict:
                            for page, lesson in zip(pages, args.lessons)]
                 deadline = time.monotonic() + args.settle
                 while time.monotonic() < deadline:
-                    status = [page.evaluate(STATUS) for page in pages]
+                    status = [page.evaluate(h.WIDGET_STATUS_JS) for page in pages]
                     if all(s["views"] and not s["loading"] for s in status):
                         break
                     time.sleep(0.5)
                 time.sleep(3)  # what comes late (a reload message after the page asked again)
-                status = [page.evaluate(STATUS) for page in pages]
+                status = [page.evaluate(h.WIDGET_STATUS_JS) for page in pages]
                 result["settled_s"] = round(time.monotonic() - since, 1)
                 for k, (page, answer) in enumerate(zip(pages, answers)):
                     status[k]["lesson"] = args.lessons[k]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -16,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -229,6 +230,64 @@ def ws_message(parts: list[bytes]) -> bytes:
         offsets.append(offsets[-1] + len(part))
     return b"".join([len(offsets).to_bytes(8, "little"),
                      *(o.to_bytes(8, "little") for o in offsets), *parts])
+
+
+# A page's widget views (issue 33's lost-widget tests, benchmarks/hunt_lost_widgets.py): all,
+# still loading, lost (Voila's "Error displaying widget" alone in its box, or the classroom
+# page's reload message in a widget's place).
+WIDGET_STATUS_JS = """() => {
+  const views = [...document.querySelectorAll('.jupyter-widgets')];
+  const text = e => (e.textContent || '').trim();
+  return {views: views.length,
+          // a view still loading is a bare output box saying so (no jupyter-widgets class yet)
+          loading: [...document.querySelectorAll('.jp-OutputArea-output')].filter(
+            e => e.childElementCount === 0 && /^Loading widget/.test(text(e))).length,
+          lost: views.filter(e => e.childElementCount === 0 && /^Error displaying/.test(text(e)))
+                  .length + document.querySelectorAll('.jupyter-widgets .ttr-lost-widget').length};
+}"""
+# ... and settled: views drawn and none still loading, or something lost (the reload message)
+WIDGETS_SETTLED_JS = """() => {
+  const s = (WIDGET_STATUS)();
+  return (s.views > 0 && s.loading === 0) || s.lost > 0;
+}""".replace("WIDGET_STATUS", WIDGET_STATUS_JS)
+
+
+def ws_header(raw: bytes) -> dict:
+    """The header of a v1 kernel websocket message (``{}`` for anything else)."""
+    try:
+        return json.loads(ws_message_parts(bytes(raw))[1])
+    except (ValueError, IndexError, TypeError):
+        return {}
+
+
+@asynccontextmanager
+async def routed_page(base: str, path: str, from_kernel, *, to_kernel=None,
+                      console: list | None = None):
+    """``base + path`` open in Chromium (async Playwright), its kernel's websocket routed:
+    every message of the kernel is handed to ``from_kernel(message, send)`` on its way to the
+    page, every message of the page to ``to_kernel(message, send)`` (default: sent on), and
+    each sends it on (``send``), later, changed, or not at all. ``send`` of ``to_kernel`` can
+    also send messages of its own to the kernel. ``console`` collects the page's console."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            if console is not None:
+                page.on("console", lambda m: console.append(m.text[:300]))
+
+            def route(ws) -> None:
+                server = ws.connect_to_server()
+                ws.on_message(lambda m: server.send(m) if to_kernel is None
+                              else to_kernel(m, server.send))
+                server.on_message(lambda m: from_kernel(m, ws.send))
+
+            await page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
+            await page.goto(base + path, timeout=900_000)
+            yield page
+        finally:
+            await browser.close()
 
 
 KERNEL_ID_JS = "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"

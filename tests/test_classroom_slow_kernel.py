@@ -21,9 +21,8 @@ TTR_REQUIRE_BROWSER=1.
 from __future__ import annotations
 
 import asyncio
-import re
 import shutil
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 
 import lab_harness as h
 import pytest
@@ -51,31 +50,10 @@ def _lesson_server(tmp_path):
         yield base, proc
 
 
-@asynccontextmanager
-async def _lesson_page(base: str, from_kernel, console: list | None = None):
+def _lesson_page(base: str, from_kernel, console: list | None = None):
     """Lesson 01 open in Chromium, every message of its kernel handed to
-    ``from_kernel(message, send)`` on its way to the page (Playwright's WebSocket route), which
-    sends it on (``send``), later, changed, or not at all."""
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=h.chromium_path(),
-                                          args=h.CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            if console is not None:
-                page.on("console", lambda m: console.append(m.text[:300]))
-
-            def route(ws) -> None:
-                server = ws.connect_to_server()
-                ws.on_message(lambda m: server.send(m))
-                server.on_message(lambda m: from_kernel(m, ws.send))
-
-            await page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
-            await page.goto(f"{base}/voila/render/{LESSON}", timeout=900_000)
-            yield page
-        finally:
-            await browser.close()
+    ``from_kernel(message, send)`` on its way to the page (lab_harness.routed_page)."""
+    return h.routed_page(base, f"/voila/render/{LESSON}", from_kernel, console=console)
 
 
 async def _open_with_late_states(base: str) -> dict:
