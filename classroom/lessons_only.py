@@ -24,10 +24,12 @@ deprecated") in the teacher's terminal and sent the learner an empty 404 (issue 
 from __future__ import annotations
 
 import json
+import logging
 import re
 
 from tornado import web
 from tornado.escape import xhtml_escape
+from tornado.log import access_log
 from voila.handler import VoilaHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.treehandler import VoilaTreeHandler
@@ -78,6 +80,38 @@ def refuse(handler) -> None:
     handler.set_header("Content-Type", "text/html; charset=UTF-8")
     handler.set_header("Cache-Control", "no-store")
     raise web.Finish(NOT_A_LESSON.format(home=xhtml_escape(handler.base_url)))
+
+
+def log_request(handler: web.RequestHandler) -> None:
+    """The classroom's access log without the query string: lesson 08's seat links carry the
+    seat's key (``?table=..&seat=..&key=..``), and the terminal of ``make classroom`` is read by
+    the teacher, or shown to the room. Tornado's own line names the whole address."""
+    status = handler.get_status()
+    log = (access_log.info if status < 400 else
+           access_log.warning if status < 500 else access_log.error)
+    request = handler.request
+    log("%d %s %s %.2fms", status, request.method, request.path,
+        1000.0 * request.request_time())
+
+
+class NoQueryStrings(logging.Filter):
+    """Takes the query string out of the request lines tornado's warnings and errors print
+    ("404 GET /voila/render/08-...ipynb?table=..&key=.. (127.0.0.1): ..."), Voila's handlers'
+    included: the same seat keys as in the access line."""
+
+    ADDRESS = re.compile(r"((?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /[^?\s]*)\?\S*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if "?" in text:
+            record.msg, record.args = self.ADDRESS.sub(r"\1", text), None
+        return True
+
+
+def quiet_logs() -> None:
+    """No query string in any line of the classroom's terminal (tornado's loggers, Voila's)."""
+    for name in ("tornado.access", "tornado.general", "tornado.application", "Voila"):
+        logging.getLogger(name).addFilter(NoQueryStrings())
 
 
 class NotALessonHandler(web.RequestHandler):

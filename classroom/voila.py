@@ -102,10 +102,13 @@ c.VoilaExecutor.cell_error_instruction = (
 # or folder but the lessons: learners never reach the solutions, the guide, the handouts or the
 # answer keys (issue 20); the folder's listing is trimmed to the lessons by hide_globs.
 c.Voila.identity_provider_class = "lessons_only.LessonsOnlyIdentityProvider"
-from lessons_only import HIDE, NotALessonHandler  # noqa: E402 - beside this file (sys.path above)
+from lessons_only import HIDE, NotALessonHandler, log_request, quiet_logs  # noqa: E402 - beside this file (sys.path above)
 
 # An address nothing serves gets the same "not a lesson" page as a refused one, with its link.
-c.Voila.tornado_settings = {"default_handler_class": NotALessonHandler}
+# Every request is logged by path, never with its query string (a seat's key, lesson 08).
+c.Voila.tornado_settings = {"default_handler_class": NotALessonHandler,
+                            "log_function": log_request}
+quiet_logs()
 
 c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*~", *HIDE]
 

@@ -84,3 +84,21 @@ def test_refusals_leave_one_line_each_in_the_teachers_terminal(server):
     assert len(requests) == len(REFUSED), added
     assert all(x.startswith("404 GET ") for x in requests), added
     assert len(added.splitlines()) <= len(REFUSED) + 2, added
+
+
+def test_no_line_of_the_teachers_terminal_holds_a_query_string(server):
+    # lesson 08's seat links carry the seat's key: tornado's own access line printed the whole
+    # address, so a key reached the terminal the teacher reads and may show to the room
+    base, log = server
+    secret = "k" + "Q7x" * 7
+    path = f"/voila/render/08-play-at-a-table.ipynb?table=t1&seat=A1&key={secret}"
+    before = log.read_text()
+    _get(base + path)
+    _get(base + f"/no-such-address?key={secret}")
+    for _ in range(600):
+        added = log.read_text()[len(before):]
+        if "GET /no-such-address" in added:
+            break
+        time.sleep(0.1)
+    assert "GET /voila/render/08-play-at-a-table.ipynb" in added, added
+    assert secret not in added and "?" not in added, added
