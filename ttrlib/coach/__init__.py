@@ -11,6 +11,9 @@ The coach reads a view, never a game (I1): a hint can never tell what its seat m
 Its numbers are estimates from samples, never proofs.
 """
 
+from .bot import CoachBot, CoachStrategy
 from .evaluate import Estimate, Evaluation, evaluate
+from .review import Review, ReviewEntry, review
 
-__all__ = ["Estimate", "Evaluation", "evaluate"]
+__all__ = ["CoachBot", "CoachStrategy", "Estimate", "Evaluation", "Review", "ReviewEntry", "evaluate",
+           "review"]

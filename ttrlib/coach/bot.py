@@ -144,3 +144,26 @@ class CoachBot:
             if a in legal and a not in out:
                 out.append(a)
         return out
+
+
+@dataclass(frozen=True)
+class CoachStrategy(Strategy):
+    """The coach as a tournament entry (``experiments.tournament`` takes ``Strategy`` objects
+    and asks one with ``make_bot`` for its bot): the careful tunneller's settings, overruled by
+    playouts as ``CoachBot`` says."""
+
+    name: str = "coach"
+    tunnel_threshold: float | None = 0.75
+    odds_aware: bool = True
+    budget: int = 6
+    endgame_budget: int = 8
+
+    def make_bot(self, seed: Seed) -> CoachBot:
+        base = Strategy(self.name, self.first_card, self.locomotives, self.share_tickets,
+                        self.share_until, self.tunnel_threshold, self.odds_aware)
+        return CoachBot(seed=seed, strategy=base, budget=self.budget,
+                        endgame_budget=self.endgame_budget)
+
+    def describe(self) -> str:
+        return (f"{self.name}: the careful tunneller's choices, overruled where playouts from "
+                "its own seat's view show a better ticket keep or end-game move.")
