@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import actions as act
 from ..bots import GreedyBot, Strategy
+from ..cards import Color
 from ..chance import matching
 from ..observer import LightView, PlayerView
 from ..rules.tickets import keep_choices
@@ -128,7 +129,10 @@ def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget
     return Evaluation(view.seat, seed, budget, tuple(estimates), samples)
 
 
-def _cases(view: PlayerView, a: act.Action) -> list[tuple[float, int | None, object, int]]:
+Case = tuple[float, "int | None", "Color | None", int]  # weight, extra cost, colour, reveals
+
+
+def _cases(view: PlayerView, a: act.Action) -> list[Case]:
     """(weight, extra cost to arrange or None, colour, reveals) for the playouts of ``a``."""
     if not isinstance(a, act.Claim):
         return [(1.0, None, None, 0)]
@@ -139,7 +143,7 @@ def _cases(view: PlayerView, a: act.Action) -> list[tuple[float, int | None, obj
 
     odds = tunnel_odds(view, route, a)
     pmf = odds.law.pmf
-    out = []
+    out: list[Case] = []
     for k in range(odds.spare + 1):
         if pmf.get(k, 0):
             out.append((float(pmf[k]), k, odds.color, route.reveals))

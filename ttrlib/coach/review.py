@@ -82,8 +82,9 @@ def review(game: Game, *, seed: int, budget: int = REVIEW_BUDGET,
         if not _is_action(step):
             g = g._step(step)
             continue
-        entries.append(_judge(g, step, i, coaches[g.to_move], seed, budget))
-        g.apply(step)  # type: ignore[arg-type]
+        action: act.Action = step  # type: ignore[assignment] # _is_action said so
+        entries.append(_judge(g, action, i, coaches[g.to_move], seed, budget))
+        g.apply(action)
         if progress is not None:
             progress(len(entries), total)
     return Review(tuple(entries), seed, budget)

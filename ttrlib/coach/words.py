@@ -22,8 +22,10 @@ def action_words(board: Board, a: act.Action) -> str:
     if isinstance(a, act.Claim):
         r = board.route(a.route)
         what = "try the tunnel" if r.is_tunnel else "claim"
-        src = _cards(a.hand) + (f" and {_cards(a.cardholder)} from the team" if a.cardholder
-                                else "")
+        if a.hand and a.cardholder:
+            src = f"{_cards(a.hand)} from the hand and {_cards(a.cardholder)} from the team"
+        else:
+            src = _cards(a.hand) if a.hand else f"{_cards(a.cardholder)} from the team"
         return f"{what} {r.a} - {r.b} with {src}"
     if isinstance(a, act.DrawCard):
         return "draw from the deck" if a.source == "deck" else f"take face-up card {a.source + 1}"

@@ -137,7 +137,7 @@ def _rebuild_turn_facts(view: PlayerView, g: GameState) -> None:
     """E1's final turns, the passes in a row, D1/D3's pending draw: from the public events."""
     events = view.events
     last_final = next((e for e in reversed(events) if isinstance(e, FinalRound)), None)
-    if last_final is not None:
+    if last_final is not None and last_final.seat is not None:
         # the trigger's own turn does not count; each seat after it takes one final turn
         done = (view.to_move - last_final.seat - 1) % view.players
         g.final_turns_left = view.players - done

@@ -29,6 +29,7 @@ from ..odds import best_payment, cheapest_first
 from ..rules.scoring import TeamScore
 from ..seats import seat_name
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
+from .coach_hint import CoachHint
 from .tickets import TicketChooser
 
 
@@ -117,10 +118,13 @@ class TeamGame(LessonWidget):
         self.load_button = button("Load", self.load, width="90px")
         self.route_note = w.HTML()
         self.route.observe(lambda c: setattr(self, "chosen_route", c.new), names="value")
+        # issue 34: the coach's hint, from this seat's view, against the move chosen so far
+        self.coach = CoachHint(self.view, self.legal, lambda: self.tunnel_payment.value if
+                               self.view().phase is Phase.TUNNEL else self.payment.value)
         label = w.HTML
         self.children = [
             self.top_bar(), self.header, self.step, self.score_sheet, self.message,
-            w.HBox([self.others]),
+            w.HBox([self.others]), self.coach,
             self.chooser, self.tunnel_box, self.row,
             label("<b>Draw train cards</b> (D1-D4)"), w.HBox(self.take + [self.deck]),
             w.HBox([self.to_hand, self.to_cardholder]),
@@ -184,6 +188,7 @@ class TeamGame(LessonWidget):
         if not self.act(action):
             return False
         text = _news(self.view().events[n:], self.seat)
+        self.coach.clear()  # the hint was for the move just made
         self.say(f"{success} {text}".strip() or "Done.", "success")
         return True
 
