@@ -24,6 +24,7 @@ from ..odds import tunnel_odds
 from .base import button
 
 HINT_BUDGET = 6  # deals: about 1 to 3 s of CPU for the handful of moves compared
+EARLY_BUDGET = 4  # deals for a ticket keep
 
 
 def hint_text(view: PlayerView, legal: list, intended: act.Action | None, *, seed: int = 0,
@@ -39,7 +40,11 @@ def hint_text(view: PlayerView, legal: list, intended: act.Action | None, *, see
             if view.phase.value == "turn" else [default, *legal[:3]]
     if intended is not None and intended in legal:
         candidates = [intended, *candidates]
-    candidates = list(dict.fromkeys(candidates))[:5]
+    # a ticket keep is played out from the start of the game (a whole game a deal): fewer
+    # keeps and deals, to answer within about 3 s
+    early = view.phase.value in ("setup_tickets", "choose_tickets")
+    candidates = list(dict.fromkeys(candidates))[:3 if early else 5]
+    budget = min(budget, EARLY_BUDGET) if early else budget
     board = view.board
     if len(candidates) == 1:
         return f"The coach would {action_words(board, candidates[0])}: it is the only move."
