@@ -162,3 +162,33 @@ def test_bad_arguments_are_refused_clearly():
         evaluate(game.view(1), legal[:1], seed=0)
     with pytest.raises(TypeError, match="PlayerView"):
         evaluate(game, legal[:1], seed=0)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_world_built_from_a_view_is_a_valid_state_with_that_same_view(seed):
+    """At every action of a bot game (setup choices, draws, tunnels, the final round), the state
+    the coach builds from the mover's view passes the one validity check and shows that seat
+    exactly the same view (``observer.view`` is the reference, not the coach)."""
+    from ttrlib.bots import GreedyBot, decide
+    from ttrlib.bots import Strategy as S
+    from ttrlib.coach.world import world
+    from ttrlib.observer import view as observe
+    from ttrlib.validity import check_state
+
+    game = Game.new(players=4, seed=seed)
+    bots = [GreedyBot(seed=s, strategy=S(tunnel_threshold=None, share_tickets="early"))
+            for s in range(4)]
+    phases = set()
+    for i in range(2000):
+        if game.is_over:
+            break
+        seat = game.to_move
+        v = game.view(seat)
+        built = world(v, np.random.default_rng(i))
+        assert check_state(built) is None, (i, game.phase)
+        again = observe(built, seat)
+        for f in v.__dataclass_fields__:
+            assert getattr(again, f) == getattr(v, f), (i, game.phase, f)
+        phases.add(game.phase)
+        game.apply(decide(game, bots[seat]))
+    assert game.is_over and len(phases) >= 5
