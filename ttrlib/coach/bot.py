@@ -10,6 +10,7 @@ played. ``stats`` counts the decisions of each kind and the CPU they took.
 from __future__ import annotations
 
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -54,8 +55,9 @@ class CoachBot:
     def __init__(self, seed: Seed = None, strategy: Strategy = DEFAULT_POLICY, *,
                  budget: int = 6, endgame_budget: int = 8):
         self.seed = seed
-        self._seed_base = int(abs(hash(str(seed))) % (1 << 31)) if not isinstance(seed, int) \
-            else seed
+        # a stable number for any seed (str's hash changes from one process to the next)
+        self._seed_base = seed if isinstance(seed, int) and seed >= 0 else \
+            zlib.crc32(repr(seed).encode())
         self.strategy = strategy
         self.preset = GreedyBot(seed=seed, strategy=strategy)
         self.budget, self.endgame_budget = budget, endgame_budget
