@@ -54,7 +54,7 @@ LAYER_NAMES = [
     # 9: built on the engine: saving, sessions, exact odds, simulation, bots, experiments, and
     #    the package's public names
     ["ttrlib", "signed_save", "session", "deals", "odds", "simulate", "bots", "experiments",
-     "remote_session"],
+     "remote_session", "coach.*"],
     # 10: practice positions and the notebooks' helpers
     ["lessons.*"],
     # 11: the widgets, which use the lessons' practice positions (never the other way round),

@@ -273,6 +273,33 @@ def test_team_game_over_several_turns_depends_only_on_the_seat(tmp_path, monkeyp
     assert signature not in page and '"draw_pile"' not in page and "bit_generator" not in page
 
 
+def test_coach_hint_depends_only_on_the_seat():
+    """Issue 34: the coach's hint, asked twice (a move chosen, then a claim chosen), is the same
+    on two games that differ only in what A1 cannot see."""
+    from ttrlib.bots import GreedyBot, decide
+
+    def run(variant: int) -> list:
+        game = Game.new(players=4, seed=5)
+        bots = [GreedyBot(seed=s) for s in range(4)]
+        while not (game.to_move == 0 and game.phase is Phase.TURN and game.turns > 20):
+            game.apply(decide(game, bots[game.to_move]))
+        if variant:
+            other = game.resample_hidden(0, np.random.default_rng(8))
+            assert other.state.hands[1:] != game.state.hands[1:]
+            game = other
+        g = TeamGame(game, 0)
+        g.coach.ask.click()
+        snaps = [registry_states()]
+        assert "The coach would" in g.coach.text.value
+        payable = [rid for label, rid in g.route.options if label.startswith("✓")]
+        g.route.value = payable[-1]
+        g.coach.ask.click()
+        snaps.append(registry_states())
+        return snaps
+
+    two_runs(run)
+
+
 def test_odds_explorer_state_is_its_settings_and_seed_only():
     def run(variant: int) -> list:
         ox = OddsExplorer(reveal=5, seed=77)

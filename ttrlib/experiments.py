@@ -60,8 +60,9 @@ def play_one(args: tuple[tuple[Strategy, ...], int, int, int]) -> GameResult:
     teams = team_count(players)
     order = _assignment(i, teams, len(strategies))
     game_seed = seed * 1_000_003 + i  # distinct and reproducible for every (seed, game)
-    bots = [GreedyBot(seed=game_seed * 8 + s, strategy=strategies[order[team_of(s)]])
-            for s in range(players)]
+    # a strategy with ``make_bot(seed)`` (the coach's) makes its own bot; the others are greedy
+    bots = [getattr(st, "make_bot", lambda seed, st=st: GreedyBot(seed=seed, strategy=st))(
+        game_seed * 8 + s) for s in range(players) for st in (strategies[order[team_of(s)]],)]
     scores = sorted(play(Game.new(players=players, seed=game_seed), bots), key=lambda s: s.team)
     return GameResult(i, order, tuple(s.total for s in scores), tuple(s.rank for s in scores))
 

@@ -33,6 +33,7 @@ from ..rules.tracks import closed_reason
 from ..seats import seat_name
 from ..words import article
 from .base import LessonWidget, board_map_html, button, highlight, payment_text, safe
+from .coach_hint import CoachHint
 from .tickets import TicketChooser, judge_choices, refuse_incomplete
 
 
@@ -143,10 +144,13 @@ class TeamGame(LessonWidget):
         self.pay_note = w.HTML()
         self.payment.observe(lambda c: self._show_payment(c.new), names="value")
         self.route.observe(lambda c: setattr(self, "chosen_route", c.new), names="value")
+        # issue 34: the coach's hint, from this seat's view, against the move chosen so far
+        self.coach = CoachHint(self.view, self.legal, lambda: self.tunnel_payment.value if
+                               self.view().phase is Phase.TUNNEL else self.payment.value)
         label = w.HTML
         self.children = [
             self.top_bar(), self.header, self.step, self.score_sheet, self.message,
-            w.HBox([self.others]),
+            w.HBox([self.others]), self.coach,
             self.chooser, self.tunnel_box, self.row,
             label("<b>Draw train cards</b> (D1-D4)"), w.HBox(self.take + [self.deck]),
             w.HBox([self.to_hand, self.to_cardholder]),
@@ -228,6 +232,7 @@ class TeamGame(LessonWidget):
             self.say(f"The class server did not take this move: {words}.", "error", rule=rule)
             return False
         text = _news(self.view().events[n:], self.seat)
+        self.coach.clear()  # the hint was for the move just made
         self.say(f"{success} {text}".strip() or "Done.", "success")
         return True
 

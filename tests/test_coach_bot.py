@@ -1,0 +1,77 @@
+"""CoachBot and the game review (issue 34) on a last turn whose answer is known exactly.
+
+The position is ``test_coach``'s: both teams at E1's trigger, seat 0 to make the game's last
+action. With 4 green cards and none to spare the tunnel Kabul - Kashgar wins exactly when its
+five revealed cards hold no green and no locomotive (a hypergeometric chance counted here with
+``math.comb``); the claim Harbin - Peking wins outright (the scores of a copy say so).
+"""
+
+from __future__ import annotations
+
+import math
+
+from test_coach import TUNNEL, _final_turn, _unseen
+
+from ttrlib import actions as act
+from ttrlib.bots import GreedyBot, decide
+from ttrlib.cards import CardCounts, Color
+from ttrlib.coach import CoachBot, CoachStrategy, review
+from ttrlib.coach.playout import DEFAULT_POLICY
+from ttrlib.experiments import PRESETS, tournament
+
+CLAIM = act.Claim(TUNNEL, hand=CardCounts(green=4))
+SURE = act.Claim("harbin-peking-2", hand=CardCounts(green=4))
+
+
+def _exact_free_chance(view) -> float:
+    unseen = _unseen(view)
+    n, k = len(unseen), unseen[Color.GREEN] + unseen[Color.LOCOMOTIVE]
+    return math.comb(n - k, 5) / math.comb(n, 5)  # no matching card among the five (U2)
+
+
+def test_coach_tries_the_tunnel_the_preset_declines_when_drawing_loses():
+    game = _final_turn(CardCounts(green=4))
+    view, legal = game.view(0), [act.DrawCard("deck"), CLAIM]
+    p = _exact_free_chance(view)
+    assert 0 < p < DEFAULT_POLICY.tunnel_threshold  # the careful tunneller will not try it
+    assert GreedyBot(seed=0, strategy=DEFAULT_POLICY).choose(view, legal) == act.DrawCard("deck")
+    bot = CoachBot(seed=1)
+    assert bot.choose(view, legal) == CLAIM
+    assert bot.stats.overruled == 1 and bot.stats.decisions == {"endgame": 1}
+
+
+def test_review_prices_a_tunnel_tried_against_a_sure_claim():
+    game = _final_turn(CardCounts(green=4))
+    view = game.view(0)
+    p = _exact_free_chance(view)
+    copy = game.copy()
+    copy.apply(SURE)
+    scores = {s.team: s for s in copy.scores()}
+    assert scores[0].total > scores[1].total  # the sure claim wins
+    game.apply(CLAIM)
+    bots = [GreedyBot(seed=s) for s in range(4)]
+    while not game.is_over:
+        game.apply(decide(game, bots[game.to_move]))
+    actions = [s for s in game.history if isinstance(s, (act.Claim, act.Withdraw, act.PayTunnel,
+                                                         act.DrawCard, act.PlaceCard))]
+    calls = []
+    r = review(game, seed=3, budget=2, progress=lambda done, total: calls.append((done, total)))
+    assert len(r.entries) == len(actions) == len(game.history)
+    assert calls[-1] == (len(actions), len(actions)) and len(calls) == len(actions)
+    tried = r.entries[12]
+    assert tried.action == CLAIM and tried.seat == 0 and tried.judged
+    assert tried.best == SURE
+    assert abs(tried.cost - (1 - p)) < 1e-9
+    assert abs(float(tried.p_can_pay) - p) < 1e-12 and tried.spare == 0
+    assert f"exact chance to pay was {p:.0%}" in tried.words
+    assert "Kabul - Kashgar" in tried.words and "no card to spare" in tried.words
+    assert r.walkthrough(0)[0] == tried.words
+    again = review(game, seed=3, budget=2)
+    assert again.entries == r.entries  # reproducible for a seed
+
+
+def test_tournament_takes_the_coach():
+    result = tournament([CoachStrategy(budget=1, endgame_budget=1), PRESETS["careful tunneller"]],
+                        games=2, seed=4, executor="serial", progress=False)
+    assert [row.games for row in result.rows] == [2, 2]
+    assert result.rows[0].strategy.name == "coach"

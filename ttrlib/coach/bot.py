@@ -1,0 +1,171 @@
+"""``CoachBot``: the strongest preset, overruled by the coach's playouts where decisions matter.
+
+Playouts are dear (a whole bot game costs tens of milliseconds), so the coach is asked only at
+the decisions that change a game most: which tickets to keep (T1 at setup, T2 later), and in the
+last turns (a team near E1's trigger, or the final round) whether to claim, which claim, or to
+draw. Everywhere else, and wherever the playouts show no gain, the preset's own choice is
+played. ``stats`` counts the decisions of each kind and the CPU they took.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .. import actions as act
+from ..bots import GreedyBot, Seed, Strategy
+from ..observer import PlayerView
+from ..state import Phase
+from .evaluate import evaluate
+from .playout import DEFAULT_POLICY
+
+#: a team with at most this many trains is near the end (E1's trigger is 4): every claim and
+#: draw then decides the final scores, and a playout is short
+ENDGAME_TRAINS = 12
+
+
+@dataclass
+class CoachStats:
+    """Decisions by kind (``"preset"`` for those left to the preset) and their CPU seconds."""
+
+    decisions: dict = field(default_factory=dict)
+    cpu: dict = field(default_factory=dict)
+    overruled: int = 0
+
+    def add(self, kind: str, seconds: float) -> None:
+        self.decisions[kind] = self.decisions.get(kind, 0) + 1
+        self.cpu[kind] = self.cpu.get(kind, 0.0) + seconds
+
+    @property
+    def total_decisions(self) -> int:
+        return sum(self.decisions.values())
+
+    @property
+    def total_cpu(self) -> float:
+        return sum(self.cpu.values())
+
+
+class CoachBot:
+    """A bot that plays by the coach: ``choose(view, legal)`` as the other bots (``bots.play``
+    and ``experiments.tournament`` take it). ``budget``: deals per coached decision at setup;
+    the end game uses ``endgame_budget`` (its playouts are short)."""
+
+    def __init__(self, seed: Seed = None, strategy: Strategy = DEFAULT_POLICY, *,
+                 budget: int = 6, endgame_budget: int = 8):
+        self.seed = seed
+        # a stable number for any seed (str's hash changes from one process to the next)
+        self._seed_base = seed if isinstance(seed, int) and seed >= 0 else \
+            zlib.crc32(repr(seed).encode())
+        self.strategy = strategy
+        self.preset = GreedyBot(seed=seed, strategy=strategy)
+        self.budget, self.endgame_budget = budget, endgame_budget
+        self.stats = CoachStats()
+        self._asked = 0
+
+    def choose(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
+        start = time.process_time()
+        default = self.preset.choose(view, legal)
+        kind, candidates, budget = self._candidates(view, legal, default)
+        choice = default
+        if len(candidates) > 1:
+            self._asked += 1
+            ev = evaluate(view, candidates, seed=self._seed_base * 1009 + self._asked,
+                          budget=budget, policy=self.strategy)
+            best = ev.best.action
+            if best != default:
+                gain, _ = ev.gain(best, default)
+                points = ev.of(best).points - ev.of(default).points
+                if gain > 0 or (gain == 0 and points > 0):
+                    choice = best
+                    self.stats.overruled += 1
+        self.stats.add(kind if len(candidates) > 1 else "preset", time.process_time() - start)
+        return choice
+
+    # --- where the coach is asked, and what it compares ------------------------------------------
+    def _candidates(self, view: PlayerView, legal: Sequence[act.Action], default: act.Action
+                    ) -> tuple[str, list[act.Action], int]:
+        phase = view.phase
+        if phase is Phase.SETUP_TICKETS or phase is Phase.CHOOSE_TICKETS:
+            return "tickets", self._ticket_candidates(view, legal, default), self.budget
+        if phase is Phase.TURN and self._endgame(view):
+            return "endgame", self._turn_candidates(view, legal, default), self.endgame_budget
+        return "preset", [default], 0
+
+    def _endgame(self, view: PlayerView) -> bool:
+        if view.final_round:
+            return True
+        trains = view.trains
+        return any(trains[2 * t] + trains[2 * t + 1] <= ENDGAME_TRAINS
+                   for t in range(view.players // 2))
+
+    def _ticket_candidates(self, view: PlayerView, legal: Sequence[act.Action],
+                           default: act.Action) -> list[act.Action]:
+        """The preset's keep, and other keeps it would not try: one ticket more, the cheapest
+        shared instead of the most valuable, and every ticket already joined (free points)."""
+        offer = list(view.ticket_offer)
+        if not offer:
+            return [default]
+        bot = self.preset
+        cost = {t: bot._ticket_cost(view, t) for t in offer}
+        points = {t: view.board.ticket(t).points for t in offer}
+        ranked = sorted(offer, key=lambda t: (cost[t], t))
+        minimum = 3 if view.phase is Phase.SETUP_TICKETS else 1
+        keeps = [ranked[:minimum], ranked[:minimum + 1]]
+        free = [t for t in ranked if cost[t] == 0]
+        if len(free) > minimum:
+            keeps.append(free)
+        by_value = sorted(offer, key=lambda t: (-points[t] / max(cost[t], 1), t))
+        keeps.append(by_value[:minimum])
+        out = [default]
+        for keep in keeps:
+            for share in {max(keep, key=lambda t: (points[t], t)), min(keep, key=lambda t:
+                                                                       (cost[t], t))}:
+                a = act.KeepTickets(keep, share)
+                if a in legal and a not in out:
+                    out.append(a)
+        return out[:5]
+
+    def _turn_candidates(self, view: PlayerView, legal: Sequence[act.Action],
+                         default: act.Action) -> list[act.Action]:
+        """The preset's move; the claim it would lay on each route (its longest first); a draw
+        from the deck; new tickets (T2) if the preset would not."""
+        out = [default]
+        claims = [a for a in legal if isinstance(a, act.Claim)]
+        by_route: dict[str, list[act.Claim]] = {}
+        for c in claims:
+            by_route.setdefault(c.route, []).append(c)
+        board = view.board
+        routes = sorted(by_route, key=lambda r: (-board.route(r).length, r))[:4]
+        for r in routes:
+            c = self.preset._best_claim(board, by_route[r])
+            if c not in out:
+                out.append(c)
+        for a in (act.DrawCard("deck"), act.DrawTickets()):
+            if a in legal and a not in out:
+                out.append(a)
+        return out
+
+
+@dataclass(frozen=True)
+class CoachStrategy(Strategy):
+    """The coach as a tournament entry (``experiments.tournament`` takes ``Strategy`` objects
+    and asks one with ``make_bot`` for its bot): the careful tunneller's settings, overruled by
+    playouts as ``CoachBot`` says."""
+
+    name: str = "coach"
+    tunnel_threshold: float | None = 0.75
+    odds_aware: bool = True
+    budget: int = 6
+    endgame_budget: int = 8
+
+    def make_bot(self, seed: Seed) -> CoachBot:
+        base = Strategy(self.name, self.first_card, self.locomotives, self.share_tickets,
+                        self.share_until, self.tunnel_threshold, self.odds_aware)
+        return CoachBot(seed=seed, strategy=base, budget=self.budget,
+                        endgame_budget=self.endgame_budget)
+
+    def describe(self) -> str:
+        return (f"{self.name}: the careful tunneller's choices, overruled where playouts from "
+                "its own seat's view show a better ticket keep or end-game move.")
