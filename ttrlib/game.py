@@ -31,7 +31,7 @@ import numpy as np
 from . import actions as act
 from . import observer, positions, save
 from .board import Board, Route
-from .errors import ArgumentError, SaveError, SetupError, TTRError, shown
+from .errors import ArgumentError, SaveError, TTRError, shown
 from .events import Setup
 from .history import (
     Resample,
@@ -54,7 +54,6 @@ from .state import (
     MAX_FACE_UP_RESETS,
     SETUP_TICKETS_DEALT,
     SETUP_TICKETS_KEEP,
-    SHORT_GAME_TRAINS,
     STARTING_HAND,
     TRAINS_PER_PLAYER,
     GameState,
@@ -103,16 +102,10 @@ class Game(StateFields):
     def new(cls, players: int = 4, seed: int | None = None, board: Board | None = None, *,
             trains: int = TRAINS_PER_PLAYER) -> Game:
         """A new game: shuffled deck, 4 cards each (C4), 5 face up (C5), 5 tickets each (T1).
-
         ``seed``: ``None`` (fresh randomness) or a whole number 0 to ``MAX_SEED`` - 1; ``board``:
-        a ``Board`` (``load_board``), by default the teaching board; ``trains``: trains per
-        player, 27 (C3) or fewer for a short game (C3 short-game policy, ``SHORT_GAME_TRAINS``).
-        A bad argument is refused with a ``SetupError`` naming it."""
-        the_board, rng = positions.setup_args(players, seed, board)
-        fewest, most = SHORT_GAME_TRAINS
-        if isinstance(trains, bool) or not isinstance(trains, int) or not fewest <= trains <= most:
-            raise SetupError(f"trains: trains per player, a whole number from {fewest} to {most} "
-                             f"(C3 and its short-game policy), not {shown(trains)}")
+        a ``Board`` (``load_board``), by default the teaching board; ``trains`` per player: 27
+        (C3) or fewer (its short-game policy). A bad argument is a ``SetupError`` naming it."""
+        the_board, rng = positions.setup_args(players, seed, board, trains)
         s = GameState.empty(the_board, players, rng, trains)
         deck.deal_cards(s)
         tickets.deal_tickets(s)

@@ -17,7 +17,7 @@ from .board import Board, teaching_board
 from .cards import COLORS, EMPTY, CardCounts, Color, standard_deck
 from .errors import SetupError, shown
 from .seats import PLAYER_COUNTS
-from .state import FACE_UP, TRAINS_PER_PLAYER, GameState, Phase
+from .state import FACE_UP, SHORT_GAME_TRAINS, TRAINS_PER_PLAYER, GameState, Phase
 from .validity import check_state
 
 MAX_SEED = 2**256  # a seed is a whole number below this (a SHA-256 digest fits)
@@ -31,10 +31,15 @@ def check_players(players: Any) -> None:
         raise SetupError(f"rule C2: Team Asia is played by {counts} players, not {shown(players)}")
 
 
-def setup_args(players: Any, seed: Any, board: Any) -> tuple[Board, np.random.Generator]:
+def setup_args(players: Any, seed: Any, board: Any,
+               trains: Any = TRAINS_PER_PLAYER) -> tuple[Board, np.random.Generator]:
     """The board and the generator of ``Game.new`` and a position; a ``SetupError`` names a
-    bad argument."""
+    bad argument (``trains``: per player, C3 or its short-game policy)."""
     check_players(players)
+    fewest, most = SHORT_GAME_TRAINS
+    if isinstance(trains, bool) or not isinstance(trains, int) or not fewest <= trains <= most:
+        raise SetupError(f"trains: trains per player, a whole number from {fewest} to {most} "
+                         f"(C3 and its short-game policy), not {shown(trains)}")
     if board is not None and not isinstance(board, Board):
         raise SetupError(f"board: a Board (ttrlib.load_board, teaching_board), not {shown(board)}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))

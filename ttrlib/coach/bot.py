@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from .. import actions as act
 from ..bots import GreedyBot, Seed, Strategy
 from ..observer import PlayerView
+from ..seats import team_seats
 from ..state import Phase
 from .evaluate import evaluate
 from .playout import DEFAULT_POLICY
@@ -97,7 +98,7 @@ class CoachBot:
         if view.final_round:
             return True
         trains = view.trains
-        return any(trains[2 * t] + trains[2 * t + 1] <= ENDGAME_TRAINS
+        return any(sum(trains[s] for s in team_seats(t)) <= ENDGAME_TRAINS
                    for t in range(view.players // 2))
 
     def _ticket_candidates(self, view: PlayerView, legal: Sequence[act.Action],
