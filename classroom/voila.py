@@ -64,6 +64,15 @@ if lesson and class_size > 0:
     # Once the class has its kernels, a few spare ones for late learners and reloads, not a
     # second class's worth (pool_culling.py says why): TTR_CLASS_SPARE, 3 unless set.
     c.ClassroomKernelManager.refill_sizes = {lesson: int(os.environ.get("TTR_CLASS_SPARE") or 3)}
+# A class table (lesson 08): its four (or six) learners open their seats' links together. With
+# one waiting kernel per lesson, three of the four waited for a kernel to start and run the
+# lesson, all at once on the same cores (63-80 s in a class, issue 32). So lesson 08 keeps a
+# table's worth of kernels waiting, TTR_TABLE_POOL (`make classroom` passes its TABLE_POOL, 4;
+# unset here, as in the tests' servers, one), unless the class's own pool is lesson 08's.
+TABLE_LESSON = "08-play-at-a-table.ipynb"
+table_pool = int(os.environ.get("TTR_TABLE_POOL") or 1)
+if table_pool > 1 and TABLE_LESSON not in pools:
+    pools[TABLE_LESSON] = {"pool_size": table_pool}
 c.VoilaKernelManager.kernel_pools_config = pools
 # A used kernel is replaced after fill_delay seconds. With a class pool, Voila's 1 s default
 # would start the replacements in the middle of the rush (30 kernels importing numpy and
