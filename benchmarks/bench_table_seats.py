@@ -8,8 +8,8 @@ waiting kernel per lesson; 4 is `make classroom`'s ``TABLE_POOL`` now) a fresh c
 a fresh classroom app serving every lesson, a table of ``--players`` seats made through the API,
 the pools filled and the machine quiet, then every seat's link opened at once as a plain session
 (the page to its last byte, its kernel's websocket, the widget states, as the page's widget
-manager asks for them). A seat counts as playable when its page holds widget views and its
-kernel's states name the seat ("You are A1"). Printed: each seat's seconds, the median and the
+manager asks for them). A seat counts as playable when its kernel holds the game's widgets and
+its page says which seat it is ("You are A1 ...", the lesson's first line once it sat down). Printed: each seat's seconds, the median and the
 slowest, the CPU seconds of the round, the load average. Plain sessions, not Chromium pages:
 on 2 cores ten Chromium pages take about 10 s even for an empty page.
 """
@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -32,28 +33,38 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import lab_harness as h  # noqa: E402
 import psutil  # noqa: E402
-from bench_classroom import load, plain_session_states, wait_until_quiet  # noqa: E402
+from bench_classroom import _widget_states, load, wait_until_quiet  # noqa: E402
 from server_harness import free_port, start_server  # noqa: E402
 
 LESSON = "08-play-at-a-table.ipynb"
 
 
-def seat_named(states: dict, seat: str) -> bool:
-    """Whether some widget of the page says which seat it is (the lesson's seat line)."""
-    return any(f"You are {seat}" in json.dumps(s.get("state", {})) for s in states.values())
+async def open_seat(base: str, seat: str, link: str) -> tuple[float, bool]:
+    """One learner opening their link: the page to its last byte, then the kernel's widget
+    states over its websocket. Returns (seconds, whether the page says "You are <seat>" and
+    holds widgets)."""
+    from tornado.httpclient import AsyncHTTPClient
+    from tornado.websocket import websocket_connect
+
+    t0 = time.monotonic()
+    html = (await AsyncHTTPClient().fetch(link, request_timeout=900)).body.decode()
+    config = re.search(r'<script id="jupyter-config-data" type="application/json">\s*(\{.*?\})'
+                       r'\s*</script>', html, re.S)
+    if config is None:
+        raise RuntimeError(f"{seat}: no kernel in the page:\n{html[-1500:]}")
+    kernel_id = json.loads(config.group(1))["kernelId"]
+    ws = await websocket_connect(base.replace("http", "ws", 1) +
+                                 f"/api/kernels/{kernel_id}/channels", connect_timeout=600)
+    states = await _widget_states(ws)
+    ws.close()
+    return time.monotonic() - t0, bool(states) and f"You are {seat} " in html
 
 
 async def open_seats(links: dict[str, str], base: str) -> dict[str, tuple[float, bool]]:
     from tornado.httpclient import AsyncHTTPClient
 
     AsyncHTTPClient.configure(None, max_clients=10)
-
-    async def one(seat: str, link: str) -> tuple[float, bool]:
-        seconds, _kernel, ws, states = await plain_session_states(base, link)
-        ws.close()
-        return seconds, seat_named(states, seat)
-
-    got = await asyncio.gather(*[one(s, link) for s, link in links.items()])
+    got = await asyncio.gather(*[open_seat(base, s, link) for s, link in links.items()])
     return dict(zip(links, got))
 
 
