@@ -202,7 +202,7 @@ def test_a_seat_without_a_key_says_it_has_no_link_yet(server):
                                  token=server.token)
     assert cards.count("no link yet: played by a bot") == 1 and cards.count("<svg") == 3
     _, page, _ = server.request("GET", "/teacher/tables", token=server.token)
-    assert "no link yet: played by a bot" in page
+    assert "no link yet (it gets one when you give the seat back to a learner)" in page
 
 
 # --- issue 32, item 9: the Tables page ------------------------------------------------------------
