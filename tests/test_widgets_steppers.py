@@ -134,7 +134,7 @@ def test_screen_before_the_first_card():
     s = CardSplitStepper(split_position())
     v = s.view()
     assert v.my_turn and v.phase is Phase.TURN and s.message_text == ""
-    assert "Screen of A1" in plain(s.header.value) and "(rule I1)" in plain(s.header.value)
+    assert "Screen of A1" in plain(s.header.value) and "(I1)" in plain(s.header.value)
     assert "Pick your first card" in plain(s.step.value)
     row = plain(s.row.value)
     assert "Face-up cards" in row

@@ -63,7 +63,7 @@ def seat_line_html(view: Any, over: bool = False) -> str:
                   "team's tickets.")
     else:
         tickets = plural(view.ticket_counts[view.teammate], "private ticket")
-        hidden = f"Hidden from you (rule I1): {mate}'s hand ({hand}), {tickets}."
+        hidden = f"Hidden from you (I1): {mate}'s hand ({hand}), {tickets}."
     return (f"<div class='ttr-seat'><b>Screen of {me}</b> ({html.escape(team)}) &middot; "
             f"{turn}<br><small>{html.escape(hidden)}</small></div>")
 
