@@ -653,3 +653,14 @@ def screenshot_notebook(page, stem: Path, max_pages: int = 40) -> list[Path]:
         offset += step
     page.evaluate("(sel) => { const o = document.querySelector(sel); if (o) o.scrollTop = 0; }", outer)
     return shots
+
+
+def notebook_of(*cells: str):
+    """A notebook of these code cells with the Python 3 kernel (a page made for one test)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
+                                 "name": "python3"}
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    return nb

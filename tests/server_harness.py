@@ -92,7 +92,7 @@ class InProcessServer(ClassServer):
     process. No process start-up (most of a server test's time); ``call`` runs a function on the
     server's loop (the store is the loop's alone)."""
 
-    def __init__(self, data: Path, **make):
+    def __init__(self, data: Path, base_url: str = "/", **make):
         import asyncio
         import threading
 
@@ -102,13 +102,14 @@ class InProcessServer(ClassServer):
 
         self.data, self.loop = Path(data), asyncio.new_event_loop()
         sock, self.port = tornado.testing.bind_unused_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://127.0.0.1:{self.port}{base_url.rstrip('/')}"
         ready, failed = threading.Event(), []
 
         def run() -> None:
             asyncio.set_event_loop(self.loop)
             try:
                 self.server = make_server(data, **make)
+                self.server.base_url = base_url  # a Hub's prefix, as the Hub service has it
                 self.app = make_app(self.server)
                 import tornado.httpserver
 
@@ -453,3 +454,21 @@ class Hub:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(30)
         self.log.close()
+
+
+class _Stay(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def post_form(server, path: str, fields: str, headers: dict) -> int:
+    """The status of a form's POST to ``server`` (``url`` attribute) with ``headers``; a
+    redirect is not followed (its status, 303, is the answer)."""
+    req = urllib.request.Request(server.url + path, data=fields.encode(), method="POST",
+                                 headers={"Content-Type": "application/x-www-form-urlencoded",
+                                          **headers})
+    try:
+        with urllib.request.build_opener(_Stay).open(req, timeout=30) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code

@@ -24,12 +24,7 @@ NO_TRACEBACK = """() => [...document.querySelectorAll('.jp-OutputArea-output')].
     e => e.innerText).find(t => t.includes('Traceback')) || ''"""
 
 
-def _notebook(*cells: str):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
-                                 "name": "python3"}
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-    return nb
+_notebook = h.notebook_of
 
 
 # named like a lesson: the learners' classroom app serves lessons (NN-name.ipynb) and nothing else

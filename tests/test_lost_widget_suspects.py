@@ -39,12 +39,7 @@ SETTLE_MS = 600_000  # a loaded machine (2 cores shared): the lessons draw in 20
 STATUS = h.WIDGET_STATUS_JS
 
 
-def _notebook(*cells: str):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
-                                 "name": "python3"}
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-    return nb
+_notebook = h.notebook_of
 
 
 KEPT = ("import ipywidgets as w\nfrom IPython.display import display\n"

@@ -16,7 +16,7 @@ import sys
 import time
 
 import pytest
-from inprocess_server import start_in_process
+from server_harness import in_process as start_in_process
 
 LEARNERS = [f"{i:032x}" for i in range(1, 40)]  # 32 hex digits each, as a browser's id
 

@@ -12,10 +12,10 @@ import base64
 import socket
 import threading
 import time
-import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+import server_harness
 from server_harness import in_process, keyed_seed
 
 from ttrlib import Game
@@ -307,20 +307,8 @@ def test_the_tables_page_shows_no_seat_link_and_the_seat_cards_show_each(server)
 
 def post_form(server, path: str, fields: str, *, teacher: bool = True) -> int:
     """The status of a form's POST (as the teacher's browser sends it, the cookie aside)."""
-    req = urllib.request.Request(server.url + path, data=fields.encode(), method="POST",
-                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
-    if teacher:
-        req.add_header("Authorization", f"Bearer {server.token}")
-
-    class Stay(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    try:
-        with urllib.request.build_opener(Stay).open(req, timeout=30) as r:
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
+    return server_harness.post_form(
+        server, path, fields, {"Authorization": f"Bearer {server.token}"} if teacher else {})
 
 
 def test_the_teachers_forms_make_a_table_and_hand_a_seat_to_a_bot(server):

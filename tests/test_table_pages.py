@@ -14,7 +14,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-from inprocess_server import start_in_process
+from server_harness import in_process as start_in_process
+from server_harness import post_form
 
 
 @pytest.fixture
@@ -28,22 +29,6 @@ def cookie_of(server) -> str:
     """The teacher's cookie, as the login link sets it."""
     _, _, headers = server.request("GET", f"/teacher?token={server.token}")
     return headers["Set-Cookie"].split(";")[0]
-
-
-def post_form(server, path: str, fields: str, headers: dict) -> int:
-    req = urllib.request.Request(server.url + path, data=fields.encode(), method="POST",
-                                 headers={"Content-Type": "application/x-www-form-urlencoded",
-                                          **headers})
-
-    class Stay(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    try:
-        with urllib.request.build_opener(Stay).open(req, timeout=30) as r:
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
 
 
 def tables(server) -> list:

@@ -18,7 +18,7 @@ import threading
 
 import lab_harness as h
 import pytest
-from inprocess_server import start_in_process
+from server_harness import in_process as start_in_process
 
 pytestmark = [pytest.mark.browser]
 
