@@ -24,6 +24,7 @@ def test_hint_names_the_coachs_move_against_the_learners_and_the_tunnels_exact_c
     assert "about 100% win share" in text
     assert f"against about {p:.0%} for your move (try the tunnel Kabul - Kashgar" in text
     assert f"tunnel Kabul - Kashgar this way is {p:.0%}" in text
+    assert text.count("95% interval") == 2  # every estimate with its interval
     assert "not a proof" in text
 
 

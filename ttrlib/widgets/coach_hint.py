@@ -56,7 +56,8 @@ def hint_text(view: PlayerView, legal: list, intended: act.Action | None, *, see
     if intended is not None and intended in legal and intended != best.action:
         mine = ev.of(intended)
         text += (f", against about {mine.win_share:.0%} for your move "
-                 f"({action_words(board, intended)})")
+                 f"({action_words(board, intended)}; 95% interval {mine.win_ci[0]:.0%} to "
+                 f"{mine.win_ci[1]:.0%})")
     elif intended == best.action:
         text += ": the move you are about to make"
     text += "."
