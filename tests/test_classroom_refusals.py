@@ -45,6 +45,19 @@ def _get(url: str) -> tuple[int, str, str]:
         return refused.code, refused.headers.get("Content-Type", ""), refused.read().decode()
 
 
+def _settled_log(base: str, log) -> str:
+    """The log once every earlier request has its line: the server writes a line after its answer,
+    so a line of the previous test may still come; a marker request's line comes after it."""
+    marker = f"/settle-{time.monotonic_ns()}"
+    _get(base + marker)
+    for _ in range(600):
+        text = log.read_text()
+        if f"GET {marker}" in text:
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"the server never logged {marker}")
+
+
 def _text(page: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", "", page, flags=re.S))
                     .split())
@@ -70,7 +83,7 @@ def test_the_contents_api_refuses_in_json(server):
 
 def test_refusals_leave_one_line_each_in_the_teachers_terminal(server):
     base, log = server
-    before = log.read_text()
+    before = _settled_log(base, log)
     for path in REFUSED:
         _get(base + path)
     for _ in range(600):  # the server writes its line after the answer: wait for the last one
@@ -92,7 +105,7 @@ def test_no_line_of_the_teachers_terminal_holds_a_query_string(server):
     base, log = server
     secret = "k" + "Q7x" * 7
     path = f"/voila/render/08-play-at-a-table.ipynb?table=t1&seat=A1&key={secret}"
-    before = log.read_text()
+    before = _settled_log(base, log)
     _get(base + path)
     _get(base + f"/no-such-address?key={secret}")
     for _ in range(600):
