@@ -112,7 +112,7 @@ def test_the_guides_overview_names_lesson_08_and_running_the_room_its_tables():
     assert "[08 Play at a real table](08-play-at-a-table.ipynb)" in overview
     assert "tables of lesson 08" in overview
     room = next(c for c in cells if c.startswith("## Running the room"))
-    assert "**Tables (lesson 08).**" in room and "CLASS_LESSON=08-play-at-a-table.ipynb" in room
+    assert "**Tables (lesson 08).**" in room and "TABLE_POOL" in room and "63 to 80" not in room
     assert "face down" in room and "12 trains per player" in room
 
 

@@ -9,6 +9,7 @@ public log's event counts per version), never from the page code.
 
 from __future__ import annotations
 
+import html
 import re
 import urllib.error
 import urllib.request
@@ -96,6 +97,27 @@ def test_a_bot_on_a_seat_the_table_lacks_is_refused_not_dropped(server):
     page = refused.value.read().decode()
     assert refused.value.code == 400 and "C1" in page and "Back to the tables" in page
     assert "Traceback" not in page and len(tables(server)) == before
+
+
+@pytest.mark.parametrize("fields, words", [
+    ("players=4&seed=12a", ["Game number: '12a' is not a whole number", "leave the box empty"]),
+    ("players=4&seed=-3", ["Game number: '-3' is not a whole number"]),
+    ("players=4&bot=C1", ["Seat C1 is not at a 4-player table (A1, A2, B1, B2)", "untick it"]),
+])
+def test_the_tables_forms_slips_are_refused_in_the_teachers_words(server, fields, words):
+    # the API's sentences start with its field names ("seed: ...", "bots: ..."), which the form
+    # never showed the teacher (issue 32, item 9)
+    cookie = cookie_of(server)
+    xsrf_cookie, field = xsrf_of(server, cookie)
+    req = urllib.request.Request(server.url + "/teacher/tables",
+                                 data=f"{fields}&_xsrf={field}".encode(), method="POST",
+                                 headers={"Cookie": f"{cookie}; {xsrf_cookie}",
+                                          "Content-Type": "application/x-www-form-urlencoded"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(req, timeout=30)
+    text = html.unescape(refused.value.read().decode())
+    assert refused.value.code == 400 and all(w in text for w in words), text
+    assert "seed:" not in text and "bots:" not in text and "Back to the tables" in text
 
 
 # --- findings 8 and 10: pages ---------------------------------------------------------------
@@ -195,6 +217,11 @@ def test_links_naming_localhost_carry_a_sentence(server, tmp_path):
     server.new_table(players=4, seed=1)
     _, page, _ = server.request("GET", "/teacher/tables", token=server.token)
     assert "CLASS_LESSONS_URL" in page and "cannot" in page
+    # the whole command: without the lessons listening on the network the links still fail
+    assert "VOILA_ARGS=--Voila.ip=0.0.0.0 CLASS_LESSONS_URL=" in page
+    _, cards, _ = server.request("GET", f"/teacher/tables/{tables(server)[0]['table']}/cards",
+                                 token=server.token)
+    assert "VOILA_ARGS=--Voila.ip=0.0.0.0 CLASS_LESSONS_URL=" in cards
     other = start_in_process(tmp_path / "other", lessons_url="http://10.1.2.3:8866")
     try:
         _, page, _ = other.request("GET", "/teacher/tables", token=other.token)

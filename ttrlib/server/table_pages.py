@@ -23,7 +23,7 @@ from ..seats import seat_name
 from ..state import LESSON_TRAINS, TRAINS_PER_PLAYER
 from .board_page import SCRIPT, PublicView, frame_html, page_context
 from .table_api import TablesHandler, answers, read_new_table, seat_link
-from .table_refusal import status_of
+from .table_refusal import Refusal, status_of
 from .table_store import DEFAULT_BOT
 
 STATUS_S = 3  # the Tables page asks for its tables' status lines this often
@@ -125,12 +125,31 @@ class TeacherTables(_TablesPage):
                                                TRAINS_PER_PLAYER)
         if seed:  # a typed number; anything else is refused by read_new_table, by name
             body["seed"] = int(seed) if seed.isdigit() and len(seed) <= 18 else seed[:20]
+        slip = form_slip(players, seed, self.get_body_arguments("bot")[:6])
+        if slip:
+            self.refused(Refusal(400, slip))
+            return
         try:
             table = self.store.create(*read_new_table(body))
         except TTRError as exc:
             self.refused(exc)
             return
         self.redirect(f"/teacher/tables#t-{table.id}", status=303)
+
+
+def form_slip(players: str, seed: str, ticked: list[str]) -> str | None:
+    """The Tables form's likely slips in the teacher's words: the API's refusals name its fields
+    ("seed: ...", "bots: ..."), which a teacher never typed (issue 32, item 9)."""
+    if seed and not seed.isdigit():
+        return (f"Game number: {seed[:20]!r} is not a whole number. Type a number such as 7 to give"
+                " every table of the class one game, or leave the box empty for a secret game.")
+    if players in ("4", "6"):
+        names = [seat_name(s) for s in range(int(players))]
+        extra = [name[:8] for name in ticked if name not in names]
+        if extra:
+            return (f"Seat {extra[0]} is not at a {players}-player table ({', '.join(names)}):"
+                    " untick it, or choose 6 players.")
+    return None
 
 
 class TablesStatus(TablesHandler):

@@ -12,9 +12,8 @@ from .. import display, narration
 from ..bots import GreedyBot
 from ..errors import IllegalMove, KeyFileError
 from ..events import Event
-from ..game import Game, Phase, PlayerView
+from ..game import Game, PlayerView
 from ..lessons import page_reports
-from ..seats import seat_name, team_name
 from ..session import SeatSession
 
 
@@ -211,20 +210,6 @@ class LessonWidget(Screen):
                       layout=w.Layout(align_items="center"))
 
     # --- showing -----------------------------------------------------------------------------
-    def seat_header(self, view: PlayerView) -> str:
-        mate = seat_name(view.teammate)
-        if view.phase is Phase.OVER:
-            turn = "the game is over"
-        else:
-            turn = "your turn" if view.my_turn else f"{seat_name(view.to_move)} to move"
-        return (
-            f"<div class='ttr-seat'><b>Screen of {seat_name(self.seat)}</b> "
-            f"({team_name(view.team)}) &middot; {turn}. You see your own hand and tickets, "
-            f"the {team_name(view.team)} cardholders and the table; "
-            f"your teammate {mate}'s hand ({view.hand_sizes[view.teammate]} cards) and private "
-            f"tickets ({view.ticket_counts[view.teammate]}) stay hidden (rule I1).</div>"
-        )
-
     def cards_html(self, view: PlayerView) -> str:
         """Your hand, the team cardholder, and the teammate's hand face down (K1, I1)."""
         return display.seat_cards_html(view)
