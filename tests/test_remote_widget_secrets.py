@@ -90,3 +90,34 @@ def test_the_team_game_at_a_class_table_depends_only_on_the_seat(tmp_path):
         assert "went wrong" not in g.message_text
     assert changed > 20
     assert table.version > 60  # the game went on: the learner's moves and the bots'
+
+
+def test_the_coachs_hint_at_a_class_table_depends_only_on_the_seat(tmp_path):
+    """Lesson 08's team game asks the coach too (issue 34): from the seat's view the session
+    fetched, so two server games that differ only in what A1 cannot see give the same hint."""
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 34, {"A2": "greedy", "B1": "greedy", "B2": "greedy"})
+    g = TeamGame(session=fake.session(table, 0))
+    offer = list(g.chooser.tickets)
+    for box, tid in zip(g.chooser.boxes, offer):
+        box.value = tid in offer[:2]
+    g.chooser.share_choice.value = offer[0]
+    g.chooser.confirm.click()
+    assert g.view().my_turn
+    real, rng = table.game, np.random.default_rng(11)
+    hints, changed = [], 0
+    try:
+        for variant in range(3):
+            game = real if variant == 0 else real.resample_hidden(0, rng)
+            changed += game.to_json() != real.to_json()
+            table.game = game
+            table.cache.clear()
+            reload(g.session)
+            g.render()
+            g.coach.ask.click()
+            hints.append(g.coach.text.value)
+    finally:
+        table.game = real
+        table.cache.clear()
+    assert changed == 2 and "The coach would" in hints[0], hints[0]
+    assert hints[1] == hints[0] and hints[2] == hints[0]
