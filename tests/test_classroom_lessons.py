@@ -322,3 +322,27 @@ def test_the_curtain_is_in_sight_after_a1_confirms(browser, app, width):
         page.screenshot(path=str(h.ARTIFACTS / f"voila-02-curtain-{width}.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", (1280, 400))
+def test_the_coachs_hint_in_lesson_06(browser, app, width):
+    """Issue 34: "What would the coach do?" answered on the page, in words, within the screen's
+    width (Russian and phones run longer: nothing cut), and the screenshot kept to look at."""
+    name = "06-play-a-team-game.ipynb"
+    context, page = _open(browser, app, name, width=width)
+    try:
+        ask = page.locator("button", has_text="What would the coach do?").first
+        ask.scroll_into_view_if_needed()
+        ask.click()
+        answer = ask.locator("xpath=ancestor::div[contains(@class,'widget-vbox')][1]")
+        _until(page, app, "(el) => /The coach (would|answers)/.test(el.innerText)",
+               f"{name}: the coach's answer at {width} px", arg=answer.element_handle())
+        said = answer.inner_text()
+        assert "Traceback" not in said and "could not answer" not in said, said
+        assert "95% interval" in said or "only move" in said or "your own move" in said, said
+        fits = page.evaluate(h.OVERFLOW_JS, width)
+        assert fits["page"] <= width and not fits["cut"], (width, fits)
+        h.ARTIFACTS.mkdir(exist_ok=True)
+        answer.screenshot(path=str(h.ARTIFACTS / f"coach-hint-06-{width}.png"))
+    finally:
+        context.close()
