@@ -39,7 +39,7 @@ except ModuleNotFoundError:  # Python 3.10
 __all__ = ["ROOT", "NOTEBOOKS", "LESSONS_POT", "LIBRARY_POT", "UNTRANSLATED", "Paragraph",
            "paragraphs", "markdown_messages", "lessons_catalog", "write_lessons_pot",
            "languages", "lessons_of", "lessons_po", "build_notebook", "build", "missing",
-           "extract_library", "main"]
+           "extract_library", "same_template", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -275,21 +275,51 @@ def _pybabel(*args: str) -> None:
     CommandLineInterface().run(["pybabel", "-q", *args])
 
 
+# A template's header lines that change with the day and Babel's version, never its messages.
+_VOLATILE = re.compile(r'^("POT-Creation-Date:|"Generated-By:|# Copyright|# FIRST AUTHOR)')
+
+
+def same_template(a: str, b: str) -> bool:
+    """Whether two templates hold the same messages (their dates and Babel versions aside)."""
+
+    def kept(text: str) -> list[str]:
+        return [x for x in text.splitlines() if not _VOLATILE.match(x)]
+
+    return kept(a) == kept(b)
+
+
+def _refresh(pot: Path, write) -> bool:
+    """Write the template ``pot`` anew through ``write(path)``, keeping the old file (and its
+    date) when the messages are the same; whether it changed."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = Path(tmp) / pot.name
+        write(fresh)
+        text = fresh.read_text(encoding="utf-8")
+    if pot.exists() and same_template(text, pot.read_text(encoding="utf-8")):
+        return False
+    pot.write_text(text, encoding="utf-8")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Templates, catalogues and notebooks: ``make locale``. Run from the project root."""
+    """Templates, catalogues and notebooks: ``make locale``. Run from the project root. A
+    catalogue is updated only when its template's messages changed (no churn of dates)."""
     import os
 
     os.chdir(ROOT)
-    extract_library()
-    write_lessons_pot()
+    library_changed = _refresh(LIBRARY_POT, extract_library)
+    lessons_changed = _refresh(LESSONS_POT, write_lessons_pot)
     for po in sorted(LIBRARY_LOCALE.glob("*/LC_MESSAGES/ttrlib.po")):
         lang = po.parent.parent.name
-        _pybabel("update", "-i", str(LIBRARY_POT), "-o", str(po), "-l", lang, "-w", "100",
-                 "--ignore-obsolete")
+        if library_changed:
+            _pybabel("update", "-i", str(LIBRARY_POT), "-o", str(po), "-l", lang, "-w", "100",
+                     "--ignore-obsolete")
         _pybabel("compile", "-i", str(po), "-o", str(po.with_suffix(".mo")), "-l", lang)
     for lang in languages():
         po = lessons_po(lang)
-        if po.exists():
+        if po.exists() and lessons_changed:
             _pybabel("update", "-i", str(LESSONS_POT), "-o", str(po), "-l", lang, "-w", "100",
                      "--ignore-obsolete")
         build(lang)
