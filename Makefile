@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: lab lessons-copy fresh-lessons test test-quick lint types classroom classroom-forget bench \
-  handouts clean
+  handouts locale clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -94,7 +94,7 @@ test-quick: $(STAMP)
 # What CI checks before the tests: ruff, and the notebooks stored without outputs.
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/nbstripout --verify notebooks/*.ipynb
+	$(BIN)/nbstripout --verify notebooks/*.ipynb notebooks/*/*.ipynb
 
 # mypy on ttrlib/: its default mode, and the engine core as `mypy --strict` checks it (the
 # [[tool.mypy.overrides]] block of pyproject.toml).
@@ -104,6 +104,13 @@ types: $(STAMP)
 # The rules cheat-sheet and the glossary as printable HTML pages (generated from the rules reference).
 handouts: $(STAMP)
 	$(BIN)/python -m ttrlib.lessons.handouts build/handouts
+
+# The translations (issue 35, docs/ru/README.md): the templates ttrlib/locale/ttrlib.pot (pybabel
+# extract over babel.cfg) and notebooks/locale/lessons.pot (one message per Markdown paragraph),
+# every catalogue updated from them, the library's compiled (.mo, committed), and the translated
+# lessons built into notebooks/<lang>/; it names every paragraph still untranslated.
+locale: $(STAMP)
+	$(BIN)/python -m ttrlib.lessons.nb_i18n
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent / "ttrlib"
 # Every name is a module (or package) of ttrlib: a test checks that none is stale.
 LAYER_NAMES = [
     # 0: no ttrlib imports but the errors: seat names, plain English, the library's errors, the
-    #    key files (the save key, the deal key), and results shared between kernels (a folder)
-    ["errors", "seats", "words", "keyfile", "result_cache"],
+    #    key files (the save key, the deal key), results shared between kernels (a folder), and
+    #    the reader's language (gettext catalogues, numbers; issue 35)
+    ["errors", "seats", "words", "keyfile", "result_cache", "i18n"],
     # 1: train cards and their counts (C1)
     ["cards"],
     # 2: the map: cities, routes, tickets (board files)

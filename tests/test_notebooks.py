@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 PATTERN = "notebooks/[0-9][0-9]-*.ipynb"
 NOTEBOOKS = sorted(ROOT.glob(PATTERN))
+# the lessons built in other languages (notebooks/<lang>/, issue 35): stored and run the same way
+TRANSLATED = sorted(ROOT.glob("notebooks/[a-z][a-z]/[0-9][0-9]-*.ipynb"))
 # No clock on a cell: on a loaded machine a lesson's cell may take minutes (issue 21, item 8);
 # speed is measured in benchmarks/. The kernel's start-up and a cell's last outputs get generous
 # bounds, and lost outputs fail the test instead of leaving a cell silently empty.
@@ -37,7 +39,8 @@ pytestmark = pytest.mark.notebook
 def _params():
     if not NOTEBOOKS:
         return [pytest.param(None, id="no-notebooks")]
-    return [pytest.param(p, id=p.stem) for p in NOTEBOOKS]
+    return ([pytest.param(p, id=p.stem) for p in NOTEBOOKS]
+            + [pytest.param(p, id=f"{p.parent.name}-{p.stem}") for p in TRANSLATED])
 
 
 def _ansi_free(text: str) -> str:
@@ -106,7 +109,7 @@ def test_notebook_runs_top_to_bottom(path):
     assert not errors, f"{path.name} has error outputs:\n" + "\n\n".join(errors)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.execution_count is not None for c in code), "a code cell did not run"
-    _record(path.name, seconds)
+    _record(path.name if path in NOTEBOOKS else f"{path.parent.name}-{path.name}", seconds)
 
 
 def _record(name: str, seconds: float) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import SupportsFloat
+from typing import Callable, SupportsFloat
+
+from .i18n import ngettext, number
 
 
 def noun(n: int, word: str) -> str:
@@ -85,3 +87,31 @@ def percent(p: SupportsFloat, decimals: int = 1) -> str:
     while pct < 100 and f"{pct:.{digits}f}".startswith("100") and digits < 15:
         digits += 1
     return f"{pct:.{digits}f}%"
+
+
+# --- counts in the reader's language (issue 35) --------------------------------------------------
+# One message per counted thing, with its plural forms in the catalogue (three in Russian: 1 вагон,
+# 2 вагона, 5 вагонов). ``plural`` above stays the English helper until every caller has moved to
+# ``count`` or to a sentence of its own through ``ngettext``.
+_COUNTS: dict[str, Callable[[int], str]] = {
+    # Translators: the plastic train pieces a player places on a route (C3)
+    "train": lambda n: ngettext("{n} train", "{n} trains", n),
+    # Translators: train cards (C1), in a hand or the team's train cardholder
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    # Translators: destination tickets (T1)
+    "ticket": lambda n: ngettext("{n} ticket", "{n} tickets", n),
+}
+COUNTED = tuple(_COUNTS)
+
+
+def count(n: int, what: str) -> str:
+    """``n`` things of the game in the reader's language (``what`` one of ``COUNTED``), the
+    number written as the reader writes it (``i18n.number``).
+
+    >>> from ttrlib.i18n import set_language
+    >>> set_language("en")
+    >>> count(1, "train"), count(5, "card"), count(1234, "ticket")
+    ('1 train', '5 cards', '1,234 tickets')
+    >>> set_language(None)
+    """
+    return _COUNTS[what](n).format(n=number(n))
