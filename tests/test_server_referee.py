@@ -7,7 +7,8 @@
   with a sentence that seats, the public and the teacher read and moves are refused with;
 - finding 6 (its running half): a full disk answers 503 with a sentence and loses nothing;
 - finding 3: the public body is made once per version for every waiting page, sent from
-  ``since``, and at most ``MAX_WAITERS`` wait on one table (then 503 with a sentence);
+  ``since``; at most ``MAX_PUBLIC_WAITERS`` public pages wait on one table (then 503 with a
+  sentence), and they never shut a seat's long-poll out (a seat has its own bound);
 - finding 9: finished tables leave memory and come back from the log, the same.
 """
 
@@ -259,21 +260,40 @@ def test_the_public_log_is_sent_from_since(server):
     assert part["event_data"] == whole["event_data"][2:]
 
 
-def test_past_the_cap_a_waiting_page_gets_503_with_a_sentence(server, monkeypatch):
-    monkeypatch.setattr(referee, "MAX_WAITERS", 3, raising=False)
+def test_past_the_public_cap_a_page_gets_503_and_a_seat_still_its_answer(server, monkeypatch):
+    monkeypatch.setattr(referee, "MAX_PUBLIC_WAITERS", 3)
     table = server.new_table(players=4, seed=7)
     tid = table["table"]
     answers, threads = _wait_all(server, [f"/api/tables/{tid}/public?after=0"] * 3)
     time.sleep(1.0)
     status, answer, headers = server.request("GET", f"/api/tables/{tid}/public?after=0")
     assert status == 503 and "waiting" in answer["error"] and headers["Retry-After"]
-    status, answer, _ = server.request("GET", seat_path(table, "B1", query="&after=0"))
-    assert status == 503
+    # the public's crowd never shuts a seat out: B1's long-poll waits and gets the move
+    seat, seat_threads = _wait_all(server, [seat_path(table, "B1", query="&after=0")])
+    time.sleep(1.0)
     assert server.request("POST", seat_path(table, "A1", "/actions"),
                           first_legal(server, table))[0] == 200
-    for t in threads:
+    for t in threads + seat_threads:
         t.join(30)
     assert [a[0] for a in answers] == [200] * 3
+    assert seat[0][0] == 200 and seat[0][1]["version"] == 1
+
+
+def test_past_a_seats_own_cap_that_seat_gets_503_and_another_seat_its_answer(server,
+                                                                            monkeypatch):
+    monkeypatch.setattr(referee, "MAX_SEAT_WAITERS", 2)
+    table = server.new_table(players=4, seed=8)
+    answers, threads = _wait_all(server, [seat_path(table, "B1", query="&after=0")] * 2)
+    time.sleep(1.0)
+    status, answer, headers = server.request("GET", seat_path(table, "B1", query="&after=0"))
+    assert status == 503 and "B1" in answer["error"] and headers["Retry-After"]
+    other, other_threads = _wait_all(server, [seat_path(table, "B2", query="&after=0")])
+    time.sleep(1.0)
+    assert server.request("POST", seat_path(table, "A1", "/actions"),
+                          first_legal(server, table))[0] == 200
+    for t in threads + other_threads:
+        t.join(30)
+    assert [a[0] for a in answers + other] == [200] * 3
 
 
 # --- finding 9: finished tables leave memory ----------------------------------------------------
