@@ -247,6 +247,39 @@ def test_the_public_body_is_made_once_per_version_for_every_waiting_page(server,
     assert made.count(None) <= 2, made  # one public narration (two if a page came in late)
 
 
+def test_the_board_frame_is_encoded_once_per_version_for_every_waiting_board(server,
+                                                                            monkeypatch):
+    table = server.new_table(players=4, seed=9)
+    tid = table["table"]
+    encoded = []
+    real = json.dumps
+    monkeypatch.setattr(json, "dumps", lambda obj, *a, **k: (
+        encoded.append(1) if isinstance(obj, dict) and "html" in obj else None) or
+        real(obj, *a, **k))
+    answers, threads = _wait_all(server, [f"/tables/{tid}/board/frame?after=0"] * 20)
+    time.sleep(1.0)
+    assert server.request("POST", seat_path(table, "A1", "/actions"),
+                          first_legal(server, table))[0] == 200
+    for t in threads:
+        t.join(30)
+    made = len(encoded)
+    assert [a[0] for a in answers] == [200] * 20
+    assert {a[1]["version"] for a in answers} == {1}
+    assert len({real(a[1]) for a in answers}) == 1
+    assert made <= 2, made  # one text (two if a board came in late)
+
+
+def test_the_board_frame_shows_a_seat_handed_to_a_bot_at_once(server):
+    table = server.new_table(players=4, seed=10)
+    tid = table["table"]
+    before = server.request("GET", f"/tables/{tid}/board/frame")[1]
+    assert server.request("POST", f"/api/tables/{tid}/seats/B2/bot", {"bot": "greedy"},
+                          token=server.token)[0] == 200
+    after = server.request("GET", f"/tables/{tid}/board/frame")[1]
+    assert after["version"] == before["version"] == 0
+    assert after["html"].count("greedy") > before["html"].count("greedy")
+
+
 def test_the_public_log_is_sent_from_since(server):
     table = server.new_table(players=4, seed=6, bots=["A2", "B1", "B2"])
     tid = table["table"]
