@@ -77,6 +77,11 @@ _SLOW = {
     "test_experiments.py::test_tournament_widget_runs_and_reads_out_the_result",
     "test_experiments.py::test_the_stop_button_stops_a_tournament_and_the_sweep[None]",
     "test_recording.py::test_a_report_that_fails_costs_the_learner_nothing[never answers]",
+    # whole games and classes against an in-process server (no server process, so no
+    # ``server`` marker): 10-18 s each here, the first with four client processes
+    "test_server_tables_games.py::test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_view",
+    "test_server_tables_games.py::test_a_six_player_table_of_bots_and_one_learner_ends_and_replays",
+    "test_recording.py::test_thirty_learners_through_the_widgets_add_up_as_counted",
 }
 
 

@@ -219,3 +219,20 @@ def test_a_server_works_on_after_the_database_restarts(tmp_path, pg):
         assert status == 200 and answer["version"] == 2
     finally:
         server.stop()
+
+
+def test_a_question_mark_inside_a_literal_is_no_placeholder_on_either_store(tmp_path, pg):
+    """The server's queries are written once with ``?``; on PostgreSQL only the placeholders
+    become ``%s``: a ``?`` (or a ``%``) inside a literal stays itself, as SQLite keeps it."""
+    from ttrlib.server import db
+
+    stores = [db.connect(tmp_path / "lite.sqlite3"), db.connect(pg.new_database())]
+    for conn in stores:
+        conn.execute("CREATE TABLE notes (id INTEGER, text TEXT)")
+        conn.executemany("INSERT INTO notes VALUES (?, 'why? 100%')", [(1,), (2,)])
+    query = ("SELECT id, text, 'it''s ?', ? FROM notes WHERE text = 'why? 100%' AND id = ? "
+             "-- which one?")
+    rows = [conn.execute(query, ("asked", 2)).fetchall() for conn in stores]
+    assert rows[0] == rows[1] == [(2, "why? 100%", "it's ?", "asked")]
+    for conn in stores:
+        conn.close()

@@ -122,7 +122,8 @@ def test_the_key_forms_are_accepted(server):
         assert send(server, report(lesson=lesson, exercise=exercise, answer=answer))[0] == 204
 
 
-@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b"\xff\xfe", b"null"])
+@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b"\xff\xfe", b"null",
+                                 b"[" * 1000 + b"]" * 1000])  # deep: RecursionError was a 500
 def test_a_body_that_is_no_report_is_refused(server, raw):
     status, body, _ = send(server, None, raw=raw)
     assert status == 400 and len(str(body)) < 300

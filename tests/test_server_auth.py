@@ -1,16 +1,20 @@
-"""The class server's secrets: the teacher's token and the class secret (issue 20, item 1)."""
+"""The class server's secrets: the teacher's token and the class secret (issue 20, item 1).
+
+The server runs in this process (``server_harness.in_process``, on a real port of 127.0.0.1);
+only the damaged secret's test starts a process, as what it checks is the process stopping
+with a sentence."""
 
 from __future__ import annotations
 
 import stat
 
 import pytest
-from server_harness import start_server
+from server_harness import in_process, start_server
 
 
 @pytest.fixture
 def server(tmp_path):
-    s = start_server(tmp_path / "data")
+    s = in_process(tmp_path / "data")
     yield s
     s.stop()
 
@@ -22,7 +26,7 @@ def test_secrets_are_made_once_readable_by_the_owner_only(server, tmp_path):
         assert len(path.read_text().strip()) == 64
     token = server.token
     server.stop()
-    again = start_server(server.data)  # a restart keeps the teacher's link
+    again = in_process(server.data)  # a restart (a new server on the folder) keeps the link
     try:
         assert again.token == token
     finally:

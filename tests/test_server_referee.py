@@ -7,7 +7,8 @@
   with a sentence that seats, the public and the teacher read and moves are refused with;
 - finding 6 (its running half): a full disk answers 503 with a sentence and loses nothing;
 - finding 3: the public body is made once per version for every waiting page, sent from
-  ``since``, and at most ``MAX_WAITERS`` wait on one table (then 503 with a sentence);
+  ``since``; at most ``MAX_PUBLIC_WAITERS`` public pages wait on one table (then 503 with a
+  sentence), and they never shut a seat's long-poll out (a seat has its own bound);
 - finding 9: finished tables leave memory and come back from the log, the same.
 """
 
@@ -246,6 +247,39 @@ def test_the_public_body_is_made_once_per_version_for_every_waiting_page(server,
     assert made.count(None) <= 2, made  # one public narration (two if a page came in late)
 
 
+def test_the_board_frame_is_encoded_once_per_version_for_every_waiting_board(server,
+                                                                            monkeypatch):
+    table = server.new_table(players=4, seed=9)
+    tid = table["table"]
+    encoded = []
+    real = json.dumps
+    monkeypatch.setattr(json, "dumps", lambda obj, *a, **k: (
+        encoded.append(1) if isinstance(obj, dict) and "html" in obj else None) or
+        real(obj, *a, **k))
+    answers, threads = _wait_all(server, [f"/tables/{tid}/board/frame?after=0"] * 20)
+    time.sleep(1.0)
+    assert server.request("POST", seat_path(table, "A1", "/actions"),
+                          first_legal(server, table))[0] == 200
+    for t in threads:
+        t.join(30)
+    made = len(encoded)
+    assert [a[0] for a in answers] == [200] * 20
+    assert {a[1]["version"] for a in answers} == {1}
+    assert len({real(a[1]) for a in answers}) == 1
+    assert made <= 2, made  # one text (two if a board came in late)
+
+
+def test_the_board_frame_shows_a_seat_handed_to_a_bot_at_once(server):
+    table = server.new_table(players=4, seed=10)
+    tid = table["table"]
+    before = server.request("GET", f"/tables/{tid}/board/frame")[1]
+    assert server.request("POST", f"/api/tables/{tid}/seats/B2/bot", {"bot": "greedy"},
+                          token=server.token)[0] == 200
+    after = server.request("GET", f"/tables/{tid}/board/frame")[1]
+    assert after["version"] == before["version"] == 0
+    assert after["html"].count("greedy") > before["html"].count("greedy")
+
+
 def test_the_public_log_is_sent_from_since(server):
     table = server.new_table(players=4, seed=6, bots=["A2", "B1", "B2"])
     tid = table["table"]
@@ -259,21 +293,40 @@ def test_the_public_log_is_sent_from_since(server):
     assert part["event_data"] == whole["event_data"][2:]
 
 
-def test_past_the_cap_a_waiting_page_gets_503_with_a_sentence(server, monkeypatch):
-    monkeypatch.setattr(referee, "MAX_WAITERS", 3, raising=False)
+def test_past_the_public_cap_a_page_gets_503_and_a_seat_still_its_answer(server, monkeypatch):
+    monkeypatch.setattr(referee, "MAX_PUBLIC_WAITERS", 3)
     table = server.new_table(players=4, seed=7)
     tid = table["table"]
     answers, threads = _wait_all(server, [f"/api/tables/{tid}/public?after=0"] * 3)
     time.sleep(1.0)
     status, answer, headers = server.request("GET", f"/api/tables/{tid}/public?after=0")
     assert status == 503 and "waiting" in answer["error"] and headers["Retry-After"]
-    status, answer, _ = server.request("GET", seat_path(table, "B1", query="&after=0"))
-    assert status == 503
+    # the public's crowd never shuts a seat out: B1's long-poll waits and gets the move
+    seat, seat_threads = _wait_all(server, [seat_path(table, "B1", query="&after=0")])
+    time.sleep(1.0)
     assert server.request("POST", seat_path(table, "A1", "/actions"),
                           first_legal(server, table))[0] == 200
-    for t in threads:
+    for t in threads + seat_threads:
         t.join(30)
     assert [a[0] for a in answers] == [200] * 3
+    assert seat[0][0] == 200 and seat[0][1]["version"] == 1
+
+
+def test_past_a_seats_own_cap_that_seat_gets_503_and_another_seat_its_answer(server,
+                                                                            monkeypatch):
+    monkeypatch.setattr(referee, "MAX_SEAT_WAITERS", 2)
+    table = server.new_table(players=4, seed=8)
+    answers, threads = _wait_all(server, [seat_path(table, "B1", query="&after=0")] * 2)
+    time.sleep(1.0)
+    status, answer, headers = server.request("GET", seat_path(table, "B1", query="&after=0"))
+    assert status == 503 and "B1" in answer["error"] and headers["Retry-After"]
+    other, other_threads = _wait_all(server, [seat_path(table, "B2", query="&after=0")])
+    time.sleep(1.0)
+    assert server.request("POST", seat_path(table, "A1", "/actions"),
+                          first_legal(server, table))[0] == 200
+    for t in threads + other_threads:
+        t.join(30)
+    assert [a[0] for a in answers + other] == [200] * 3
 
 
 # --- finding 9: finished tables leave memory ----------------------------------------------------

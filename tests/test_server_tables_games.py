@@ -8,6 +8,9 @@
   the server: two different paths).
 - The server killed with SIGKILL mid-game and restarted on the same data shows every seat the
   same thing as before, and the game plays on to the end (a bot seat too).
+
+Only the SIGKILL test starts a server process; the others run it in this process
+(``server_harness.in_process``, a real port of 127.0.0.1 that the client processes reach).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from server_harness import start_server
+from server_harness import in_process, start_server
 
 from ttrlib import Game, narration
 from ttrlib.plain import action_from_plain, public_to_plain, to_plain, view_to_plain
@@ -112,7 +115,7 @@ def play_clients(table: dict, servers: dict, tmp_path: Path) -> list[tuple[str, 
 
 
 def test_four_client_processes_play_a_whole_game_and_every_body_is_the_seats_view(tmp_path):
-    server = start_server(tmp_path / "data")
+    server = in_process(tmp_path / "data")
     try:
         table = server.new_table(players=4, seed=11)
         tid = table["table"]
@@ -210,7 +213,7 @@ def test_a_server_killed_mid_game_comes_back_with_every_move_and_plays_on(tmp_pa
 @pytest.mark.parametrize("players", [6])
 def test_a_six_player_table_of_bots_and_one_learner_ends_and_replays(tmp_path, players):
     """Five bots and one learner (C1): the bots play at once after each of C1's moves."""
-    server = start_server(tmp_path / "data")
+    server = in_process(tmp_path / "data")
     try:
         seats = ["A1", "A2", "B1", "B2", "C2"]
         table = server.new_table(players=players, seed=3, bots=seats)

@@ -3,7 +3,8 @@
 ``connect(target)`` takes a file path (SQLite) or a ``postgresql://`` address. Both give an
 object with the subset of ``sqlite3.Connection`` the modules use (``execute`` with ``?``
 placeholders, ``executemany``) and a ``dialect`` ("sqlite" or "postgresql"); PostgreSQL's
-connection translates the placeholders, so every query is written once.
+connection translates the placeholders (``pg_query``: only those outside string literals,
+quoted names and comments), so every query is written once.
 
 Each module of the server owns its tables and migrates them itself: ``migrate(conn, "tables",
 STEPS)`` runs the steps not yet applied (their count is kept per module in ``schema``), so the
@@ -14,6 +15,7 @@ an id counts up by IDENTITY, not by ``INTEGER PRIMARY KEY``).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +26,29 @@ SCHEMA = "CREATE TABLE IF NOT EXISTS schema (module TEXT PRIMARY KEY, version IN
 CHANNEL = "ttr_tables"
 CONNECT_S = 10  # a database that does not answer by then fails the request, not the server
 MIGRATION_LOCK = 0x7474726C  # "ttrl": one server at a time migrates a shared database
+
+
+# What psycopg must not read as a placeholder, in the order PostgreSQL reads a query: a string
+# literal ('' inside it is a quote), a quoted name, a comment, a dollar-quoted string; else a
+# ``?`` (a placeholder) or a ``%`` (psycopg's own marker). One pass, so a ``?`` inside a literal
+# is never taken for a placeholder, as ``str.replace`` took it (ttrlib writes no E'' strings,
+# whose backslash escapes this does not read).
+_PG_TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|/\*.*?\*/"""
+                        r"""|\$\$.*?\$\$|\$([A-Za-z_]\w*)\$.*?\$\1\$|[?%]""", re.S)
+
+
+def pg_query(sql: str, has_params: bool) -> str:
+    """``sql`` written with SQLite's ``?`` placeholders as psycopg takes it: each ``?`` outside
+    a literal, quoted name or comment becomes ``%s``. With parameters psycopg reads every ``%``
+    of the text, literals included, so each is doubled; without them it sends the text as is."""
+    if not has_params:
+        return sql
+
+    def one(match: re.Match) -> str:
+        token = match.group(0)
+        return "%s" if token == "?" else token.replace("%", "%%")
+
+    return _PG_TOKENS.sub(one, sql)
 
 
 def is_postgres(target: str | Path) -> bool:
@@ -105,11 +130,11 @@ class PgConnection:
         return self.conn
 
     def execute(self, sql: str, params: Sequence = ()):
-        return self._live().execute(sql.replace("?", "%s"), params or None)
+        return self._live().execute(pg_query(sql, bool(params)), params or None)
 
     def executemany(self, sql: str, rows) -> None:
         with self._live().cursor() as cur:
-            cur.executemany(sql.replace("?", "%s"), rows)
+            cur.executemany(pg_query(sql, True), rows)
 
     def close(self) -> None:
         self.conn.close()

@@ -19,7 +19,8 @@ handed to a bot (a strategy preset of ``ttrlib.experiments``) and back; bots pla
 here, each from its own seat's view, right after every move. Everything runs on the server's one
 event loop: a move, its bots and its log rows happen between two awaits, so no lock is needed.
 Each table's ``changed`` event wakes the requests waiting for its next version (long-poll);
-at most ``MAX_WAITERS`` wait on one table.
+the public's pages (no key) and each seat are bounded apart (``MAX_PUBLIC_WAITERS``,
+``MAX_SEAT_WAITERS``), so a crowd of open boards never shuts a seat out.
 
 A finished table leaves memory (all but ``KEEP_FINISHED`` of them, the latest used): its game
 comes back from the log when it is asked for again.
@@ -54,7 +55,8 @@ MAX_SEED = 2**63 - 1  # the largest game number (the log's BIGINT column)
 BOT_STEPS = 5000  # a bot-only table plays to the end at once; a game is a few hundred actions
 PAST_VERSIONS = 16  # replayed games kept for the teacher's step-back (each a few hundred KB)
 PUBLIC_BODIES = 32  # public bodies kept per table (per version, ``at`` and ``since``)
-MAX_WAITERS = 300  # long-polls waiting on one table (a class: 6 seats and a few boards)
+MAX_PUBLIC_WAITERS = 300  # public pages (boards) waiting on one table; anyone may open them
+MAX_SEAT_WAITERS = 50  # one seat's long-polls on its table (its kernel, a tab or two, a retry)
 KEEP_FINISHED = 4  # finished tables kept in memory; the others come back from the log
 BY_BOT = " (played by the bot)"
 
@@ -116,7 +118,7 @@ class Table:
     cache: dict = field(default_factory=dict)  # seat (or "board") -> (version, body)
     public: OrderedDict = field(default_factory=OrderedDict)  # (n, since, latest) -> JSON text
     past: OrderedDict = field(default_factory=OrderedDict)  # version -> replayed Game
-    waiters: int = 0  # requests waiting for the next version now
+    waiting: dict = field(default_factory=dict)  # seat (None: the public) -> requests waiting
     _actions: list = field(default_factory=list)
     _version: int = 0  # the version while the game is put away
     _over: bool = False
@@ -189,6 +191,11 @@ class Table:
             self.applied(a, b)
         self.cache.clear()
         self.public.clear()
+
+    @property
+    def waiters(self) -> int:
+        """How many requests wait for the table's next version now."""
+        return sum(self.waiting.values())
 
     # --- seats -------------------------------------------------------------------------------
     def seat_of(self, name: str) -> int:
@@ -589,19 +596,28 @@ class TableStore:
         table.notify()
         self._finish(table)
 
-    async def wait(self, table: Table, after: int, timeout: float) -> None:
+    async def wait(self, table: Table, after: int, timeout: float,
+                   seat: int | None = None) -> None:
         """Return when the table's version is no longer ``after`` (at once if it is not), or
-        after ``timeout`` seconds; ``TableBusy`` past ``MAX_WAITERS`` waiting requests."""
+        after ``timeout`` seconds. ``seat`` is the waiting seat, None for a public page (no
+        key: anyone may open one). Each counts against its own bound, never the other's:
+        ``TableBusy`` past ``MAX_PUBLIC_WAITERS`` public pages, or past ``MAX_SEAT_WAITERS``
+        requests of one seat."""
         if table.version != after:
             return
-        if table.waiters >= MAX_WAITERS:
-            raise TableBusy(f"{MAX_WAITERS} pages are already waiting on this table: close a "
-                            "few of its boards or look again in a minute")
+        now = table.waiting.get(seat, 0)
+        if seat is None and now >= MAX_PUBLIC_WAITERS:
+            raise TableBusy(f"{MAX_PUBLIC_WAITERS} pages are already waiting on this table: "
+                            "close a few of its boards or look again in a minute")
+        if seat is not None and now >= MAX_SEAT_WAITERS:
+            raise TableBusy(f"{MAX_SEAT_WAITERS} requests of seat {seat_name(seat)} are already "
+                            "waiting on this table: close the seat's other pages or look again "
+                            "in a minute")
         changed = table.changed
-        table.waiters += 1
+        table.waiting[seat] = now + 1
         try:
             await asyncio.wait_for(changed.wait(), timeout)
         except asyncio.TimeoutError:
             pass
         finally:
-            table.waiters -= 1
+            table.waiting[seat] -= 1

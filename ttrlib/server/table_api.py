@@ -212,8 +212,8 @@ class SeatState(TablesHandler):
         table, seat = self.seat(tid, name)
         after = self.int_arg("after", None)
         since = self.int_arg("since", 0)
-        if after is not None:
-            await self.store.wait(table, after, LONG_POLL_S)
+        if after is not None:  # bounded per seat, apart from the public's pages
+            await self.store.wait(table, after, LONG_POLL_S, seat)
             if self.closed():
                 return
         self.json(200, seat_body(table, seat, since))

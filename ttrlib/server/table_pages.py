@@ -11,6 +11,7 @@ carries the XSRF token and is checked by ``Handler.check_form``.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlsplit
 
 import segno
@@ -30,21 +31,32 @@ STATUS_S = 3  # the Tables page asks for its tables' status lines this often
 MAX_USER = 255
 
 
-def board_frame(table, at: int | None = None) -> dict:
-    """The board's HTML at version ``at`` (default: the latest), cached for the latest."""
+def _frame(table, at: int | None = None) -> tuple:
+    """``(key, body, text)`` of the board at version ``at`` (default: the latest): the body
+    (version, latest, HTML) and its JSON text, both made once and cached for the latest, as
+    ``referee.public_text`` is: a move wakes every board waiting on the table, and each would
+    encode the same ~100 KB again. Keyed by the seats' bots too: a seat handed to a bot
+    changes the board without a move."""
     n = table.version if at is None else at
+    key = (n, tuple(table.bots))
     cached = table.cache.get("board")
-    if cached is None or cached[0] != n:
+    if cached is None or cached[0] != key:
         game = table.at_version(n)
         view = game.view(0)
         public = PublicView(**{name: getattr(view, name) for name in PUBLIC_FIELDS})
         frame = frame_html(game.board, table.id, public, game.events, list(table.marks[:n + 1]),
                            game.scores() if game.is_over else None, n, table.version,
                            bots=tuple(table.bots))
-        cached = (n, frame)
+        body = {"version": n, "latest": table.version, "html": frame}
+        cached = (key, body, json.dumps(body))
         if n == table.version:
             table.cache["board"] = cached
-    return {"version": n, "latest": table.version, "html": cached[1]}
+    return cached
+
+
+def board_frame(table, at: int | None = None) -> dict:
+    """The board's HTML at version ``at`` (default: the latest), cached for the latest."""
+    return dict(_frame(table, at)[1])
 
 
 class BoardPage(TablesHandler):
@@ -65,7 +77,10 @@ class BoardFrame(TablesHandler):
         table = self.store.get(tid)
         there, at = await self.public_version(table)
         if there:
-            self.json(200, board_frame(table, at))
+            self.set_status(200)
+            self.set_header("Content-Type", "application/json")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(_frame(table, at)[2])  # one text for every waiting board
 
 
 # --- the teacher's page of tables ------------------------------------------------------------

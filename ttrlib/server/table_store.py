@@ -9,8 +9,9 @@ from .referee import (
     BOT_STEPS,
     DEFAULT_BOT,
     KEEP_FINISHED,
+    MAX_PUBLIC_WAITERS,
+    MAX_SEAT_WAITERS,
     MAX_SEED,
-    MAX_WAITERS,
     PAST_VERSIONS,
     BadTableArgument,
     MovedOn,
@@ -31,8 +32,8 @@ from .referee import (
 from .table_log import STEPS, Conflict, LogUnavailable, TableLog
 from .table_refusal import Refusal, status_of
 
-__all__ = ["BOT_STEPS", "DEFAULT_BOT", "KEEP_FINISHED", "MAX_SEED", "MAX_WAITERS",
-           "PAST_VERSIONS", "STEPS", "BadTableArgument", "Conflict", "LogUnavailable", "MovedOn",
-           "NoSuchSeat", "NoSuchTable", "NotYourSeat", "Refusal", "Table", "TableBusy",
-           "TableClosed", "TableLog", "TableRefused", "TableStore", "WrongKey",
-           "public_snapshot", "public_text", "replay", "seat_body", "status_of"]
+__all__ = ["BOT_STEPS", "DEFAULT_BOT", "KEEP_FINISHED", "MAX_PUBLIC_WAITERS", "MAX_SEAT_WAITERS",
+           "MAX_SEED", "PAST_VERSIONS", "STEPS", "BadTableArgument", "Conflict",
+           "LogUnavailable", "MovedOn", "NoSuchSeat", "NoSuchTable", "NotYourSeat", "Refusal",
+           "Table", "TableBusy", "TableClosed", "TableLog", "TableRefused", "TableStore",
+           "WrongKey", "public_snapshot", "public_text", "replay", "seat_body", "status_of"]
