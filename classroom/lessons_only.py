@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-import tomllib
+import sys
 from pathlib import Path
 
 from tornado import web
@@ -39,6 +39,11 @@ from voila.handler import VoilaHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.treehandler import VoilaTreeHandler
 from xsrf_cookie import XsrfCookieIdentityProvider
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the backport ttrlib depends on there
+    import tomli as tomllib
 
 LESSON = re.compile(r"[0-9]{2}-[A-Za-z0-9_-]+\.ipynb")
 LANGUAGES_FILE = Path(__file__).resolve().parents[1] / "notebooks" / "locale" / "languages.toml"
@@ -155,4 +160,8 @@ class LessonsOnlyIdentityProvider(XsrfCookieIdentityProvider):
     async def get_user(self, handler):
         if not allowed(handler):
             refuse(handler)
+        # the language of a lesson or of the list: ?lang=, the cookie, Accept-Language
+        from languages import choose  # beside this file; it imports this module
+
+        choose(handler)
         return await super().get_user(handler)
