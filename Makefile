@@ -19,15 +19,31 @@ $(STAMP): pyproject.toml
 # answers, outputs) never changes the shipped lessons in notebooks/. The copy (git-ignored) is
 # made on first use, with every sub-folder and data file of notebooks/; it sits beside
 # notebooks/, so a lesson's links to ../docs work in both.
+# `make lab LESSONS_LANG=ru` opens the Russian copy, $(LESSONS_COPY)/ru/00-start-here.ipynb (issue
+# 35): its kernel starts in that folder and so speaks Russian (ttrlib.i18n). A copy made before
+# the language was shipped gets that language's folder added, nothing of the copy overwritten.
 LESSONS := notebooks
 LESSONS_COPY ?= my-lessons
+LESSONS_LANG ?=
+LESSONS_START := $(LESSONS_COPY)/$(if $(filter-out en,$(LESSONS_LANG)),$(LESSONS_LANG)/)00-start-here.ipynb
 lab: $(STAMP) lessons-copy
-	$(BIN)/jupyter lab $(LESSONS_COPY)/00-start-here.ipynb $(ROOT_FLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab $(LESSONS_START) $(ROOT_FLAG) $(LAB_ARGS)
 
 lessons-copy:
 	@if [ ! -e "$(LESSONS_COPY)" ]; then \
 	  cp -R "$(LESSONS)" "$(LESSONS_COPY)" && \
 	  echo "Made your own copy of the lessons in $(LESSONS_COPY)/ ($(LESSONS)/ stays as shipped)."; \
+	fi
+	@lang="$(filter-out en,$(LESSONS_LANG))"; if [ -n "$$lang" ]; then \
+	  if [ ! -e "$(LESSONS)/$$lang/00-start-here.ipynb" ]; then \
+	    echo "No lessons in '$$lang': $(LESSONS)/$$lang/00-start-here.ipynb is missing." >&2; exit 1; \
+	  fi; \
+	  if [ ! -e "$(LESSONS_COPY)/$$lang" ]; then \
+	    cp -R "$(LESSONS)/$$lang" "$(LESSONS_COPY)/$$lang" && \
+	    mkdir -p "$(LESSONS_COPY)/locale" && \
+	    cp -n "$(LESSONS)/locale/languages.toml" "$(LESSONS_COPY)/locale/" && \
+	    echo "Added the lessons in '$$lang' to your copy: $(LESSONS_COPY)/$$lang/"; \
+	  fi; \
 	fi
 
 # Start again from the shipped lessons: the old copy is moved aside (never deleted), named with

@@ -6,10 +6,13 @@ notebooks it renders, but jupyter_server asks the identity provider about every 
 any handler runs (``JupyterHandler.prepare``), with the handler and its decoded path. So this
 provider, which keeps the ``_xsrf`` cookie of its parent class, answers 404 first for:
 
-- a render (``/voila/render/...``) of anything but a lesson file at the top of the folder;
+- a render (``/voila/render/...``) of anything but a lesson file at the top of the folder or in
+  a language's folder (``ru/00-start-here.ipynb``, issue 35: ``LANGUAGES``);
 - a folder page (``/``, ``/voila/tree/...``) or a contents listing (``/voila/api/contents/...``)
-  of anything but the top folder, whose listing ``c.ContentsManager.hide_globs`` in ``voila.py``
-  trims to the lessons.
+  of anything but the top folder and the language folders, whose listings
+  ``c.ContentsManager.hide_globs`` in ``voila.py`` trims to the lessons (the language folders
+  themselves are hidden in the top listing: the list of lessons offers the languages instead,
+  see ``languages.py``).
 
 Static files (``/voila/files/...``) keep Voila's allowlist (images only: no notebook, no TOML).
 The teacher's pages are on the class server, behind the teacher's login (``ttrlib.server``).
@@ -26,6 +29,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
+from pathlib import Path
 
 from tornado import web
 from tornado.escape import xhtml_escape
@@ -35,7 +40,31 @@ from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.treehandler import VoilaTreeHandler
 from xsrf_cookie import XsrfCookieIdentityProvider
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the backport ttrlib depends on there
+    import tomli as tomllib
+
 LESSON = re.compile(r"[0-9]{2}-[A-Za-z0-9_-]+\.ipynb")
+LANGUAGES_FILE = Path(__file__).resolve().parents[1] / "notebooks" / "locale" / "languages.toml"
+
+
+def read_languages(path: Path = LANGUAGES_FILE) -> dict[str, str]:
+    """The languages of the lessons besides English, code -> own name (``{"ru": "Русский"}``),
+    from ``notebooks/locale/languages.toml``: codes of two lowercase letters only (a folder
+    name that could mean anything else is never served)."""
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        table = {"ru": {"name": "Русский"}}  # the file gone: the one language shipped so far
+    return {code: str(entry.get("name", code)) for code, entry in table.items()
+            if re.fullmatch(r"[a-z]{2}", code) and code != "en" and isinstance(entry, dict)}
+
+
+LANGUAGES = read_languages()
+# A lesson in a language's folder: exactly <lang>/NN-name.ipynb, one level down.
+TRANSLATED = re.compile(r"(?:(%s)/)?(%s)" % ("|".join(map(re.escape, LANGUAGES)) or "(?!)",
+                                              LESSON.pattern))
 
 # fnmatch patterns for ContentsManager.hide_globs: together they hide every name that is not
 # "NN-....ipynb" (a name shorter than 3, not starting with two digits and "-", or not ending
@@ -49,9 +78,10 @@ def allowed(handler) -> bool:
     path = handler.path_kwargs.get("path") or (handler.path_args[0] if handler.path_args else "")
     path = path or ""
     if isinstance(handler, VoilaHandler):
-        return bool(LESSON.fullmatch(path))
+        return bool(TRANSLATED.fullmatch(path))
     if isinstance(handler, (VoilaTreeHandler, VoilaContentsHandler)):
-        return path.strip("/") == ""
+        folder = path.strip("/")
+        return folder == "" or folder in LANGUAGES
     return True  # kernels, widgets' static files, themes: what a lesson page needs
 
 
@@ -130,4 +160,8 @@ class LessonsOnlyIdentityProvider(XsrfCookieIdentityProvider):
     async def get_user(self, handler):
         if not allowed(handler):
             refuse(handler)
+        # the language of a lesson or of the list: ?lang=, the cookie, Accept-Language
+        from languages import choose  # beside this file; it imports this module
+
+        choose(handler)
         return await super().get_user(handler)

@@ -121,6 +121,18 @@ quiet_logs()
 
 c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*~", *HIDE]
 
+# --- the language of the lessons (issue 35) -------------------------------------------------------
+# A translated lesson is a path, notebooks/<lang>/NN-name.ipynb (lessons_only.py serves exactly
+# those of the languages in notebooks/locale/languages.toml), and its kernel starts in that
+# folder, which tells ttrlib.i18n its language. The same hook as above redirects ?lang=ru to the
+# Russian copy, remembers the choice in the cookie ttr_lang, and sends the home page to the list
+# in the cookie's language (or, on a first visit, Accept-Language's); this hook gives each page
+# the choices it offers ("English | Русский", a lesson's sibling), which the templates draw
+# (languages.py says how).
+from languages import page_config_hook  # noqa: E402 - beside this file (sys.path above)
+
+c.VoilaConfiguration.page_config_hook = page_config_hook
+
 # --- the server's own work per page -------------------------------------------------------------
 # Kernel messages' dates read with datetime.fromisoformat, not dateutil: the one server process
 # handles every message of every learner's page (fast_dates.py says how much that saves).

@@ -22,7 +22,10 @@ pytest.importorskip("voila")
 pytestmark = pytest.mark.xdist_group("classroom")
 
 REFUSED = ["/voila/render/solutions.ipynb", "/voila/render/answers/01-card-splits.ipynb",
-           "/voila/tree/answers", "/voila/render/teachers.ipynb?seed=7", "/no-such-address"]
+           "/voila/tree/answers", "/voila/render/teachers.ipynb?seed=7",
+           # a language's folder (issue 35) opens its lessons and nothing else
+           "/voila/render/ru/../solutions.ipynb", "/voila/render/ru/answers/01-card-splits.ipynb",
+           "/voila/render/xx/00-start-here.ipynb", "/voila/tree/ru/answers", "/no-such-address"]
 NOTEBOOK = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
 
 

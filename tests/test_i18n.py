@@ -79,6 +79,22 @@ def test_a_kernel_in_notebooks_ru_reads_russian(monkeypatch, tmp_path):
     assert i18n.language() == "en"
 
 
+def test_a_kernel_in_a_copy_of_the_lessons_reads_its_folders_language(monkeypatch, tmp_path):
+    """``make lab LESSONS_LANG=ru`` opens ``my-lessons/ru/00-start-here.ipynb``: a copy of
+    ``notebooks/``, known by the list of languages it carries; another folder named ``ru``
+    is not a language."""
+    monkeypatch.delenv("TTR_LANG", raising=False)
+    (tmp_path / "my-lessons" / "ru").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "ru").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "my-lessons" / "ru")
+    assert i18n.language() == "en"  # not yet a copy of the lessons
+    (tmp_path / "my-lessons" / "locale").mkdir()
+    (tmp_path / "my-lessons" / "locale" / "languages.toml").write_text('[ru]\nname = "Русский"\n')
+    assert i18n.language() == "ru"
+    monkeypatch.chdir(tmp_path / "elsewhere" / "ru")
+    assert i18n.language() == "en"
+
+
 def test_the_languages_with_a_catalogue():
     assert i18n.available_languages() == ["en", "ru"]
 

@@ -16,7 +16,9 @@ Which language:
 2. else the environment variable ``TTR_LANG``;
 3. else a kernel whose working folder is ``notebooks/<lang>`` (Voila and JupyterLab start a
    lesson's kernel in the lesson's folder: ``notebooks/ru/01-card-splits.ipynb`` runs in
-   ``notebooks/ru``) reads ``<lang>``, when the library has a catalogue for it;
+   ``notebooks/ru``) reads ``<lang>``, when the library has a catalogue for it; so does a copy
+   of the lessons under another name (``make lab``'s ``my-lessons/ru``), known by the list of
+   languages it carries (``locale/languages.toml`` beside the language's folder);
 4. else English.
 
 Counts always go through ``ngettext``/``npgettext`` with a named placeholder, never a plural
@@ -70,8 +72,11 @@ def set_language(lang: str | None) -> None:
 
 
 def _folder_language(cwd: Path) -> str | None:
-    """``notebooks/ru`` -> ``"ru"`` when a catalogue for ``ru`` exists; anything else -> None."""
-    if cwd.parent.name == "notebooks" and cwd.name in available_languages()[1:]:
+    """``notebooks/ru`` (or ``my-lessons/ru``, a copy of ``notebooks/`` with its
+    ``locale/languages.toml``) -> ``"ru"`` when a catalogue for ``ru`` exists; anything else
+    -> None."""
+    lessons = cwd.parent.name == "notebooks" or (cwd.parent / "locale" / "languages.toml").is_file()
+    if lessons and cwd.name in available_languages()[1:]:
         return cwd.name
     return None
 
