@@ -79,11 +79,14 @@ CLASS_SPARE ?= 3
 # Kernels kept waiting for lesson 08, a table's learners opening their seats together
 # (classroom/voila.py; about 100 MB each): 4 unless set, 1 for none beyond the usual one.
 TABLE_POOL ?= 4
+# The class's language (CLASS_LANG=ru): its translated lessons get a waiting kernel too; another
+# language's lessons start a kernel when a learner opens them (classroom/voila.py).
+CLASS_LANG ?=
 classroom: $(STAMP)
 	@$(BIN)/python -m ttrlib.server --port $(CLASS_PORT) --ip $(CLASS_IP) --data "$(CLASS_DATA)" \
 	  --lessons "$(CLASS_LESSONS_URL)" & \
 	  server=$$!; trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
-	  cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" TTR_CLASS_SPARE="$(CLASS_SPARE)" TTR_TABLE_POOL="$(TABLE_POOL)" \
+	  cd $(LESSONS) && TTR_CLASS_LESSON="$(CLASS_LESSON)" TTR_CLASS_SIZE="$(CLASS_SIZE)" TTR_CLASS_SPARE="$(CLASS_SPARE)" TTR_TABLE_POOL="$(TABLE_POOL)" TTR_CLASS_LANG="$(CLASS_LANG)" \
 	  TTR_CLASS_SERVER="http://127.0.0.1:$(CLASS_PORT)" \
 	  TTR_CLASS_SECRET_FILE="$(abspath $(CLASS_DATA))/class-secret" \
 	  $(abspath $(BIN))/voila . --Voila.config_file_paths=$(CURDIR)/classroom \

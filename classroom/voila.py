@@ -8,6 +8,7 @@
 #   TTR_CLASS_LESSON  the lesson the class opens together, e.g. 01-card-splits.ipynb
 #   TTR_CLASS_SIZE    how many learners open it (that many kernels are started ahead of time)
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -132,6 +133,17 @@ c.ContentsManager.hide_globs = ["__pycache__", "*.pyc", "*~", *HIDE]
 from languages import page_config_hook  # noqa: E402 - beside this file (sys.path above)
 
 c.VoilaConfiguration.page_config_hook = page_config_hook
+# A kernel waits for a translated lesson only in the class's language (TTR_CLASS_LANG, `make
+# classroom CLASS_LANG=ru`) or for the lesson of the day (CLASS_LESSON=ru/01-...): one kernel per
+# lesson in every language would double the kernels a server starts and holds (about 100 MB
+# each) for a class that reads one language. Another language's learner waits for a kernel.
+from lessons_only import LANGUAGES  # noqa: E402 - beside this file (sys.path above)
+
+cold = sorted(set(LANGUAGES) - {os.environ.get("TTR_CLASS_LANG", "")})
+if cold:
+    spared = rf"(?!.*/{re.escape(lesson)}$)" if lesson else ""
+    c.VoilaKernelManager.preheat_denylist.append(
+        rf"^{spared}.*/(?:{'|'.join(map(re.escape, cold))})/[0-9][0-9]-[^/]*\.ipynb$")
 
 # --- the server's own work per page -------------------------------------------------------------
 # Kernel messages' dates read with datetime.fromisoformat, not dateutil: the one server process

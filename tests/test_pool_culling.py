@@ -9,6 +9,7 @@ the clock moved by hand (the first cull pass that saw the kernel outside the poo
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -167,3 +168,32 @@ def test_the_classroom_config_asks_for_three_spares_for_a_class_lesson(monkeypat
                                                              "__file__": str(path)})
         got = c.ClassroomKernelManager.get("refill_sizes")
         assert got == expected, env
+
+
+@pytest.mark.parametrize("env, warm", [
+    ({}, {"01-card-splits.ipynb"}),
+    ({"TTR_CLASS_LANG": "ru"}, {"01-card-splits.ipynb", "ru/01-card-splits.ipynb",
+                                "ru/02-tickets-and-sharing.ipynb"}),
+    ({"TTR_CLASS_LESSON": "ru/01-card-splits.ipynb", "TTR_CLASS_SIZE": "30"},
+     {"01-card-splits.ipynb", "ru/01-card-splits.ipynb"}),
+])
+def test_translated_lessons_get_waiting_kernels_only_in_the_class_language(monkeypatch, env, warm):
+    """A kernel waits for a Russian lesson only when the class reads Russian (CLASS_LANG) or it is
+    the lesson of the day: a kernel for every lesson in every language doubles a server's."""
+    for name in ("TTR_CLASSROOM", "JUPYTER_PATH"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in ("TTR_CLASS_LESSON", "TTR_CLASS_SIZE", "TTR_CLASS_LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    c = Config()
+    path = Path(__file__).resolve().parents[1] / "classroom" / "voila.py"
+    exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda c=c: c,
+                                                         "__file__": str(path)})
+    deny = c.VoilaKernelManager.preheat_denylist
+    paths = ["01-card-splits.ipynb", "ru/01-card-splits.ipynb", "ru/02-tickets-and-sharing.ipynb",
+             "teachers.ipynb"]
+    got = {p for p in paths if not any(re.match(d, f"/srv/notebooks/{p}") for d in deny)}
+    assert got == warm
