@@ -27,8 +27,7 @@ def server(tmp_path):
     # one deal per judged action: the tests check the review's plumbing, not its estimates
     s.call(lambda: setattr(s.server.reviews, "budget", 1))
     yield s
-    s.call(lambda: s.server.reviews.close())
-    s.stop()
+    s.stop()  # the review's worker process with it
 
 
 def finished_table(server, trains: int = 10) -> tuple[str, int]:
@@ -135,7 +134,7 @@ def test_the_board_shows_the_entry_at_a_step_and_pause_hides_the_coachs_move(ser
     tunnels = [e for e in entries if e["p_can_pay"] is not None]
     for t in tunnels[:2]:  # a tunnel tried: its exact chance to pay
         words = html.unescape(panel(server, tid, t["step"])["html"])
-        assert f"The exact chance to pay this tunnel was {t['p_can_pay']:.0%}" in words
+        assert f"the exact chance to pay this tunnel was {t['p_can_pay']:.0%}" in words
 
 
 def test_a_short_games_board_says_so_at_every_step(server):

@@ -212,15 +212,22 @@ th, td { padding: 0.1rem 0.6rem; text-align: left; border-bottom: 1px solid #ccc
 .tb-scores th, .tb-scores td { padding: 0.1rem 0.3rem; }
 .tb-scores .tb-detail { white-space: normal; }
 details { font-size: 0.9rem; }
-/* the coach's review of a finished game: lines of at least 24 px at 1920x1080 (1.2rem), read
-   from the back of the room */
-.tb-review { border: 3px solid #1565c0; border-radius: 10px; padding: 0.2rem 0.6rem;
-  margin: 0.2rem 0 0.4rem; background: #f3f8ff; }
-.tb-rline { font-size: 1.25rem; margin: 0.15rem 0; line-height: 1.3; }
+/* the coach's review of a finished game: three lines of 24 px at 1920x1080 (1.2rem), read from
+   the back of the room; the map gives up a little width for them (its city names stay 24 px:
+   23 map units on a map ~1220 px wide), so the page still fits the projector's height */
+.tb-review { border: 3px solid #1565c0; border-radius: 10px; padding: 0.1rem 0.5rem;
+  margin: 0 0 0.3rem; background: #f3f8ff; }
+.tb-rline { font-size: 1.2rem; margin: 0.1rem 0; line-height: 1.25; }
 .tb-coach { font-weight: 700; color: #0d3c78; }
 .tb-ask { font-weight: 800; }
-.tb-review button { font-size: 1.1rem; padding: 0.05rem 0.6rem; }
-.tb-costliest { border-top: 1px solid #b6cbe6; margin-top: 0.2rem; }
+.tb-review button { font-size: 1.2rem; padding: 0 0.4rem; margin: 0.05rem 0; }
+@media (min-width: 1001px) {
+  /* a long status and the table's line share one row: the table's line wraps in itself
+     rather than taking a second row of the screen's height */
+  .tb-head { flex-wrap: nowrap; } .tb-when { text-align: right; }
+  .tb-reviewing .tb-grid { grid-template-columns: minmax(0, 65fr) minmax(0, 35fr); }
+  .tb-reviewing .tb-map .ttr-city-label { font-size: 23px; }
+  .tb-reviewing .tb-status { font-size: 1.5rem; } }
 #pause[aria-pressed="true"] { background: #1565c0; color: #fff; }
 .tb-short { font-weight: 700; }
 """
@@ -244,6 +251,7 @@ async function review(n, hide) {
     if (!r.ok || n !== shown) return;
     const d = await r.json();
     panel.hidden = pauseButton.hidden = d.state === 'playing';
+    document.body.classList.toggle('tb-reviewing', !panel.hidden);
     panel.innerHTML = d.html;
     if (d.state === 'waiting' || d.state === 'running')  // its progress, until it is ready
       reviewTimer = setTimeout(() => review(n, hide), 2000);

@@ -87,8 +87,8 @@ def entry_lines(e: dict) -> dict:
     tunnel = None
     if e["p_can_pay"] is not None:
         spare = e["spare"] or 0
-        tunnel = (f"The exact chance to pay this tunnel was {e['p_can_pay']:.0%}, with "
-                  f"{plural(spare, 'card') if spare else 'no card'} to spare.")
+        tunnel = (f"the exact chance to pay this tunnel was {e['p_can_pay']:.0%}, with "
+                  f"{plural(spare, 'card') if spare else 'no card'} to spare")
     if e["same"]:
         verdict = "the same move"
     elif e["cost"] > 0:

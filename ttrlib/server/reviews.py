@@ -110,8 +110,11 @@ class Reviews:
             job.state = "failed"
         elif future.exception() is not None:
             job.state = "failed"
+            broken = isinstance(future.exception(), concurrent.futures.BrokenExecutor)
+            if broken and self._pool is None:
+                return  # ``close`` ended the worker: the server stops, nothing went wrong
             log.error("table %s: the review failed", job.table, exc_info=future.exception())
-            if isinstance(future.exception(), concurrent.futures.BrokenExecutor):
+            if broken:
                 self._pool = None  # a worker died: the next review starts a new one
         else:
             job.result = future.result()
@@ -146,9 +149,15 @@ class Reviews:
             del self.jobs[tid]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker, a review under way too: the results live in memory only, so
+        nobody would read it, and the server's exit would otherwise wait for its end."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # the executor has no public way to stop a task under way: end its processes first
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def review_seed(tid: str) -> int:
