@@ -144,3 +144,20 @@ def test_a_short_games_board_says_so_at_every_step(server):
         assert "a short game, 12 trains each" in frame, at
     full = server.new_table(players=4, seed=42)["table"]
     assert "a short game" not in server.request("GET", f"/tables/{full}/board/frame")[1]["html"]
+
+
+def test_the_08_plan_walks_through_the_review_with_the_boards_own_words():
+    from pathlib import Path
+
+    from ttrlib.lessons import catalog
+
+    plan = [step.activity for step in catalog.guide("08").plan]
+    back = next(i for i, a in enumerate(plan) if "step back" in a)
+    walk = plan[back + 1]  # right after the step-back
+    templates = Path(__file__).parents[1] / "ttrlib" / "server" / "templates"
+    pages = (templates / "board.html").read_text() + (templates / "board_review.html").read_text()
+    for button in ("Pause: what would you do?", "Show the coach's answer"):
+        assert f"'{button}'" in walk and button in pages, button  # the buttons as the board says
+    assert "Reviewing:" in walk and "estimates" in walk and "exact" in walk and "I1" in walk
+    for code in ("API", "JSON", "review(", "seed", "budget", "Python"):  # no programming
+        assert code not in walk, code
