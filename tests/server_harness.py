@@ -144,6 +144,8 @@ class InProcessServer(ClassServer):
 
         def down() -> None:
             self.http.stop()
+            if getattr(self.server, "reviews", None) is not None:
+                self.server.reviews.close()  # the coach's worker process, if one was started
             self.server.conn.close()
             self.loop.stop()
 

@@ -143,3 +143,59 @@ def test_the_board_on_a_projector_and_the_teachers_pages(server):
         assert f["labels"] >= 20 and f["smallest"] >= 24, f  # readable from the back row
         assert f["log"]["left"] >= f["map"]["right"] - 1, f  # beside the map
         assert f["log"]["bottom"] <= 1080 and f["log"]["top"] >= 0, f  # wholly on the screen
+
+
+# --- issue 34: the coach's review on the board's step-back -------------------------------------
+REVIEW_JS = """() => { const lines = [...document.querySelectorAll('#review .tb-rline')];
+    return {sizes: lines.map(l => parseFloat(getComputedStyle(l).fontSize)),
+            text: document.getElementById('review').innerText,
+            right: Math.max(...lines.map(l => l.getBoundingClientRect().right)),
+            bottom: Math.max(...lines.map(l => l.getBoundingClientRect().bottom)),
+            scroll: document.documentElement.scrollWidth,
+            map: document.querySelector('.tb-map svg').getBoundingClientRect().bottom}; }"""
+
+
+def test_the_boards_review_at_a_step_in_pause_mode_and_revealed(server):
+    server.call(lambda: setattr(server.server.reviews, "budget", 2))  # a short wait, same page
+    table = server.request("POST", "/api/tables", {"players": 4, "seed": 5, "trains": 12,
+                                                   "bots": ["A1", "A2", "B1", "B2"]},
+                           token=server.token)[1]
+    tid = table["table"]
+    found = {}
+    with h.browser() as browser:
+        for name in ("1920x1080", "1280x720"):
+            width, height = SIZES[name]
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{server.url}/tables/{tid}/board")
+            page.wait_for_selector("#review .tb-progress, #review .tb-costliest")
+            if page.locator("#review .tb-progress").count():  # its progress, until it is ready
+                assert "Reviewing:" in page.locator("#review").inner_text()
+                page.screenshot(path=str(h.ARTIFACTS / f"board-review-progress-{name}.png"))
+            page.wait_for_selector("#review .tb-costliest", timeout=240_000)
+            goto = page.locator("#review .tb-goto").first  # a team's costliest move
+            step = goto.get_attribute("data-step")
+            goto.click()
+            # the panel follows the step: its first line names the step clicked
+            page.wait_for_function("(n) => document.querySelector('#review .tb-rline b')"
+                                   "?.textContent.startsWith(`Step ${n} `)", arg=step)
+            page.wait_for_selector("#review .tb-coach")
+            assert page.locator("#review .tb-rline b").inner_text().startswith(f"Step {step} ")
+            page.screenshot(path=str(h.ARTIFACTS / f"board-review-{name}.png"))
+            shown = page.evaluate(REVIEW_JS)
+            shown["labels"] = min(page.evaluate(LABELS_JS))  # the map gave up some width
+            page.locator("#pause").click()
+            page.wait_for_selector("#reveal")
+            paused = page.evaluate(REVIEW_JS)
+            page.screenshot(path=str(h.ARTIFACTS / f"board-review-paused-{name}.png"))
+            page.locator("#reveal").click()
+            page.wait_for_selector("#review .tb-coach")
+            found[name] = (width, height, shown, paused, page.evaluate(REVIEW_JS))
+            page.close()
+    for name, (width, height, shown, paused, revealed) in found.items():
+        assert "The coach:" in shown["text"] and "The coach:" not in paused["text"], name
+        assert "What would you do?" in paused["text"] and revealed["text"] == shown["text"]
+        for box in (shown, paused):  # nothing cut: on the screen, no sideways scrolling
+            assert box["right"] <= width and box["bottom"] <= height and box["scroll"] <= width
+        if name == "1920x1080":  # readable from the back row, and the whole map still shown
+            assert min(shown["sizes"]) >= 24 and shown["labels"] >= 24, shown
+            assert shown["map"] <= height and paused["map"] <= height, (shown, paused)

@@ -28,7 +28,8 @@ def action_words(board: Board, a: act.Action) -> str:
             src = _cards(a.hand) if a.hand else f"{_cards(a.cardholder)} from the team"
         return f"{what} {r.a} - {r.b} with {src}"
     if isinstance(a, act.DrawCard):
-        return "draw from the deck" if a.source == "deck" else f"take face-up card {a.source + 1}"
+        # the slot as the board and the log number it (from 0)
+        return "draw from the deck" if a.source == "deck" else f"take the face-up card in slot {a.source}"
     if isinstance(a, act.PlaceCard):
         return "put the drawn card in the hand" if a.to == Place.HAND else \
             "put the drawn card in the team cardholder"

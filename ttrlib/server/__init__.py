@@ -17,7 +17,8 @@ in WAL mode (the standard library), the server the only writer; for a school, ov
 - ``ttrlib.server.app``: the tornado application made of each module's routes;
 - ``ttrlib.server.tables``: the class's tables (``table_store``: games and their logs, seats'
   keys, bots; ``table_api``: the JSON API; ``table_pages`` and ``board_page``: the board a
-  teacher projects and the teacher's page of tables);
+  teacher projects and the teacher's page of tables; ``reviews`` and ``review_api``: the coach's
+  review of a finished table, computed in a worker process, for the teacher and the board);
 - ``ttrlib.server.records``, ``.progress``, ``.progress_page``: the class's exercise records, the
   kernels' reports, the progress API and the teacher's live page;
 - ``ttrlib.server.materials``: the teacher's guide, the solutions and the handouts.

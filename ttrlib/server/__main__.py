@@ -94,6 +94,7 @@ async def serve(args) -> None:
     await stop.wait()
     if listening is not None:
         listening.cancel()
+    server.reviews.close()  # a review under way is of no use once the server stops
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ class Server:
     lessons_url: str = "http://localhost:8866"
     #: the class's tables (``table_store.TableStore``), once ``tables.routes`` has made them
     tables: Any = None
+    #: the coach's reviews of finished tables (``reviews.Reviews``), made with the tables
+    reviews: Any = None
     #: on a JupyterHub: its ``HubOAuth`` (``hub.hub_auth``), and the prefix the Hub's proxy
     #: gives the service (``/services/ttr/``); None and "/" on one machine
     hub: Any = None

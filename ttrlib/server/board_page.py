@@ -20,7 +20,7 @@ from .. import display, narration
 from ..board import Board
 from ..maps import board_description, board_svg
 from ..seats import seat_name, team_count, team_name, team_of, team_seats
-from ..state import Phase
+from ..state import TRAINS_PER_PLAYER, Phase
 from ..words import plural
 from .auth import TEMPLATES
 
@@ -76,7 +76,7 @@ def frame_html(board: Board, table: str, public: PublicView, events, marks: list
         if p.final_round:
             status += " · final round (E1)"
     context = {
-        "status": status, "table": table,
+        "status": status, "table": table, "short": _short_game(board, p),
         "when": "live" if version == latest else f"step {version} of {latest}",
         # the library's own pictures (SVG, cards), escaped where they are made
         "svg": board_svg(board, p.claimed, title=f"{plural(len(p.claimed), 'track')} claimed"),
@@ -93,6 +93,18 @@ def frame_html(board: Board, table: str, public: PublicView, events, marks: list
             list(p.face_up), title="Face-up cards",
             labels=[f"slot {i}" for i in range(len(p.face_up))])
     return _FRAMES.load("board_frame.html").generate(**context).decode()
+
+
+def _short_game(board: Board, p: PublicView) -> str:
+    """"a short game, N trains each" for a table dealt fewer than 27 trains a player (C3's
+    short-game policy, issue 32), else "". The public view has no field for the trains dealt,
+    but it needs none: a player's trains only ever leave for the routes they claim (C3), so
+    the trains left plus the lengths of the routes claimed are the trains dealt."""
+    laid = [0] * p.players
+    for route, seat in p.claimed.items():
+        laid[seat] += board.route(route).length
+    dealt = max(left + used for left, used in zip(p.trains, laid))
+    return f"a short game, {dealt} trains each" if dealt < TRAINS_PER_PLAYER else ""
 
 
 def _teams(p: PublicView, bots: tuple) -> list[dict]:
@@ -152,7 +164,8 @@ def _score_sheet(sheets) -> dict:
 
 
 def page_context(table: str, frame: str, version: int) -> dict:
-    """What ``board.html`` shows around the first frame (the script follows from there)."""
+    """What ``board.html`` shows around the first frame (the script follows from there; the
+    coach's review panel of a finished game, ``review_api``, comes with each step)."""
     return {"table": table, "frame": frame, "version": version, "css": _CSS}
 
 
@@ -199,6 +212,24 @@ th, td { padding: 0.1rem 0.6rem; text-align: left; border-bottom: 1px solid #ccc
 .tb-scores th, .tb-scores td { padding: 0.1rem 0.3rem; }
 .tb-scores .tb-detail { white-space: normal; }
 details { font-size: 0.9rem; }
+/* the coach's review of a finished game: three lines of 24 px at 1920x1080 (1.2rem), read from
+   the back of the room; the map gives up a little width for them (its city names stay 24 px:
+   23 map units on a map ~1220 px wide), so the page still fits the projector's height */
+.tb-review { border: 3px solid #1565c0; border-radius: 10px; padding: 0.1rem 0.5rem;
+  margin: 0 0 0.3rem; background: #f3f8ff; }
+.tb-rline { font-size: 1.2rem; margin: 0.1rem 0; line-height: 1.25; }
+.tb-coach { font-weight: 700; color: #0d3c78; }
+.tb-ask { font-weight: 800; }
+.tb-review button { font-size: 1.2rem; padding: 0 0.4rem; margin: 0.05rem 0; }
+@media (min-width: 1001px) {
+  /* a long status and the table's line share one row: the table's line wraps in itself
+     rather than taking a second row of the screen's height */
+  .tb-head { flex-wrap: nowrap; } .tb-when { text-align: right; }
+  .tb-reviewing .tb-grid { grid-template-columns: minmax(0, 65fr) minmax(0, 35fr); }
+  .tb-reviewing .tb-map .ttr-city-label { font-size: 23px; }
+  .tb-reviewing .tb-status { font-size: 1.5rem; } }
+#pause[aria-pressed="true"] { background: #1565c0; color: #fff; }
+.tb-short { font-weight: 700; }
 """
 
 SCRIPT = """
@@ -207,7 +238,32 @@ const base = box.dataset.frame;
 let shown = +box.dataset.version, latest = shown, step = null;
 function paint(d) { box.innerHTML = d.html; box.dataset.version = shown = d.version;
   latest = d.latest;
-  at.textContent = step === null ? 'live' : `step ${d.version} of ${d.latest}`; }
+  at.textContent = step === null ? 'live' : `step ${d.version} of ${d.latest}`;
+  review(d.version, pausing); }
+// The coach's review panel (a finished game only: the server sends nothing while it goes on).
+// In pause mode the server leaves the coach's moves out until the teacher reveals them.
+const panel = document.getElementById('review'), pauseButton = document.getElementById('pause');
+let pausing = false, reviewTimer = null;
+async function review(n, hide) {
+  clearTimeout(reviewTimer);
+  try {
+    const r = await fetch(`${panel.dataset.review}?at=${n}${hide ? '&pause=1' : ''}`);
+    if (!r.ok || n !== shown) return;
+    const d = await r.json();
+    panel.hidden = pauseButton.hidden = d.state === 'playing';
+    document.body.classList.toggle('tb-reviewing', !panel.hidden);
+    panel.innerHTML = d.html;
+    if (d.state === 'waiting' || d.state === 'running')  // its progress, until it is ready
+      reviewTimer = setTimeout(() => review(n, hide), 2000);
+  } catch (e) { reviewTimer = setTimeout(() => review(n, hide), 5000); }
+}
+pauseButton.onclick = () => { pausing = !pausing;
+  pauseButton.setAttribute('aria-pressed', pausing); review(shown, pausing); };
+panel.addEventListener('click', ev => {
+  if (ev.target.id === 'reveal') review(shown, false);
+  const to = ev.target.closest('.tb-goto');
+  if (to) go(+to.dataset.step);
+});
 async function follow() {
   for (;;) {
     try {
@@ -226,6 +282,7 @@ async function go(n) {
 document.getElementById('back').onclick = () => go((step === null ? latest : step) - 1);
 document.getElementById('next').onclick = () => go(step === null ? null : step + 1);
 document.getElementById('live').onclick = () => go(null);
+review(shown, pausing);
 document.addEventListener('keydown', ev => {
   if (ev.key === 'ArrowLeft') document.getElementById('back').click();
   if (ev.key === 'ArrowRight') document.getElementById('next').click();

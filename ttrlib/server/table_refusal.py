@@ -19,6 +19,7 @@ from .referee import (
     TableClosed,
     WrongKey,
 )
+from .reviews import GameNotOver
 from .table_log import LogUnavailable
 
 
@@ -35,6 +36,7 @@ STATUS: dict[type, int] = {
     WrongKey: 403, NotYourSeat: 403,
     BadTableArgument: 400, ActionError: 400, BadBody: 400,
     IllegalMove: 409, TableClosed: 409, MovedOn: 409,
+    GameNotOver: 409,  # a review waits for the game's end (I1)
     TableBusy: 503, LogUnavailable: 503,  # come back later: nothing is wrong with the request
 }
 
