@@ -123,4 +123,8 @@ def test_the_08_plan_is_timed_from_the_short_game():
     plan = " ".join(step.activity for step in guide.plan)
     assert f"{LESSON_TRAINS[4]} trains per player" in plan and f"{LESSON_TRAINS[6]} at six" in plan
     assert "never project them" in plan and "print or project" not in plan
+    # the preparation is not in the lesson's 45 minutes, and a six-player table is timed too
+    # (bench_short_game: 56 turns, 44 to 77, up to 38 minutes at 30 s a turn)
+    assert plan.startswith("Before the class (not in these 45 minutes)")
+    assert "At six players it lasts about 56 turns (44 to 77)" in plan and "up to 38" in plan
     assert sum(step.minutes for step in guide.plan) == 45
