@@ -26,11 +26,11 @@ STEP_WORDS = {"first", "second", "locomotive", "none"}
 PHASE_WORDS = {"setup_tickets", "turn", "place_card", "second_card", "choose_tickets", "tunnel",
                "over"}
 KIND_WORDS = {"number", "chance", "share", "choice", "choices"}
-# Files that still spell the places by their words, owned by other branches this round (the
-# lessons' and widgets' English): the words still work there (Place is a str enum), and the
-# guard lists them so that no other file starts. A ``Literal[...]`` type is a setting's words
-# (bots.Strategy.first_card: "need", "hand", "cardholder"), not a place, and is not counted.
-PLACE_WORDS_LEFT = {"lessons/card_splits.py", "widgets/card_split.py", "widgets/team_game.py"}
+# No file spells the places by their words any more (the last three, the card-split lesson and
+# its two widgets, moved to ``cards.Place`` in issue 31's second round). A ``Literal[...]`` type
+# is a setting's words (bots.Strategy.first_card: "need", "hand", "cardholder"), not a place,
+# and is not counted.
+PLACE_WORDS_LEFT: set[str] = set()
 
 
 def _sources():
