@@ -63,12 +63,14 @@ except ImportError:  # pragma: no cover - pytest runs the tests
 # a new test gets its marker without anyone remembering it:
 #   server  - starts a class-server process (``server_harness.start_server``, or
 #             ``python -m ttrlib.server`` itself) or a server through ``make`` (JupyterLab,
-#             Voila), directly, through a fixture or a helper of its module;
+#             Voila) or the classroom app (``lab_harness.classroom``), directly, through a
+#             fixture or a helper of its module;
 #   network - asks the package index (a short table: the one delivery test);
 #   slow    - starts worker processes (a process pool, a fork, a Dask cluster), or is one of the
 #             few in-process tests that take many CPU-seconds (a short table, measured).
 _STARTS = {
-    "server": re.compile(r"\b(start_server|_make_serves)\(|[\"']-m[\"'],\s*[\"']ttrlib\.server[\"']"),
+    "server": re.compile(r"\b(start_server|_make_serves)\(|\b(h|lab_harness)\.classroom\("
+                         r"|[\"']-m[\"'],\s*[\"']ttrlib\.server[\"']"),
     "slow": re.compile(r"\b(ProcessPoolExecutor|LocalCluster|get_context|Pool)\("),
 }
 _NETWORK = {"test_delivery.py::test_binder_pins_resolve_on_python_311"}
@@ -99,6 +101,18 @@ _SLOW = {
     "test_bots.py::test_greedy_choice_does_not_depend_on_hidden_information[team-first]",
     "test_bots.py::test_greedy_choice_does_not_depend_on_hidden_information[odds-aware]",
     "test_bots.py::test_greedy_choice_does_not_depend_on_hidden_information[ticket-sharer]",
+    # the second measured round (make test-quick with the above left out): perft's seeded
+    # positions are built by whichever of its tests runs first (40 s), so all that read them
+    "test_perft.py::test_the_positions_cover_every_phase_and_both_player_counts",
+    "test_perft.py::test_the_positions_reach_the_corners",
+    "test_perft.py::test_each_family_lists_exactly_its_own_actions",
+    "test_server_tables.py::test_a_seat_handed_to_a_bot_plays_at_once_and_comes_back",
+    "test_experiments.py::test_seats_rotate_between_strategies",
+    "test_experiments.py::test_lesson_07s_widgets_import_scipy_stats_when_the_lesson_starts",
+    "test_english.py::test_the_team_game_played_to_the_end_reads_as_english",
+    "test_bot_at_my_seat.py::test_a_bots_turn_at_my_seat_is_shown_on_my_page",
+    "test_odds.py::test_sympy_formula_agrees_with_fractions_on_a_grid",
+    "test_deals.py::test_a_game_without_a_number_is_none_of_the_9000_four_digit_deals",
 }
 
 

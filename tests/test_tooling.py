@@ -77,7 +77,8 @@ print("MARKERS" + json.dumps(m.found))
 
 def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
     files = ["tests/test_server_auth.py", "tests/test_delivery.py", "tests/test_recording.py",
-             "tests/test_tournament_cache.py", "tests/test_cards.py", "tests/test_server_start.py"]
+             "tests/test_tournament_cache.py", "tests/test_cards.py", "tests/test_server_start.py",
+             "tests/test_classroom_refusals.py"]
     done = subprocess.run([sys.executable, "-c", _COLLECT, *files], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     line = next(x for x in done.stdout.splitlines() if x.startswith("MARKERS"))
@@ -108,6 +109,8 @@ def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
     # `python -m ttrlib.server` run by a helper of the module (test_server_start's `start`)
     assert marks("test_a_data_folder_it_cannot_use_is_refused_at_start_with_one_sentence") == [
         "server"]
+    # the classroom app (Voila) started by a module-scoped fixture through lab_harness
+    assert marks("test_no_line_of_the_teachers_terminal_holds_a_query_string") == ["server"]
 
 
 def test_the_quick_loop_loads_no_notebook_plugin_and_draws_fewer_examples():
