@@ -106,9 +106,12 @@ test: $(STAMP)
 # A contributor's loop: every test that needs no browser, notebook kernel, Hub, PostgreSQL,
 # network, server process or worker processes (the markers are in pyproject.toml; server,
 # network and slow are set by tests/conftest.py). `make test` stays the whole suite, as CI runs.
+# It runs no notebook, so the nbmake plugin is not loaded (its import, nbformat and jsonschema
+# building a grammar, costs each of the three processes about 3 CPU-seconds); TTR_QUICK=1 runs
+# the hypothesis tests with fewer examples (tests/quick_profile.py; `make test` runs them all).
 QUICK := not (browser or notebook or hub or server or network or slow)
 test-quick: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "$(QUICK)"
+	TTR_QUICK=1 $(BIN)/python -m pytest $(PYTEST_ARGS) -p no:nbmake -m "$(QUICK)"
 
 # What CI checks before the tests: ruff, and the notebooks stored without outputs.
 lint: $(STAMP)

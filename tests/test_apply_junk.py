@@ -14,6 +14,7 @@ import dataclasses
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 
 from ttrlib import CardCounts, Game, IllegalMove, TTRError
 from ttrlib import actions as act
@@ -101,7 +102,7 @@ def legal_now(game: Game, action) -> bool:
         return False
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(phase=st.sampled_from(sorted(Phase, key=lambda p: p.value)), action=actions)
 def test_junk_actions_raise_a_ttrlib_error_and_change_nothing(phase, action):
     game = GAMES[phase].copy()

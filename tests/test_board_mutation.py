@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from log_oracle import log_contradictions
 from mutation_helpers import at, paths, to_toml
+from quick_profile import examples
 
 from ttrlib import BoardError, Game
 from ttrlib.board import TEACHING_BOARD_PATH, board_from_dict, load_board
@@ -310,7 +311,7 @@ MUTATIONS = [m_delete, m_set, m_tunnel, m_swap, m_repeat, m_unreachable_ticket, 
              m_deep, m_long_name]
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(400), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_a_mutated_board_is_refused_naming_the_field_or_is_valid_and_playable(data):
@@ -325,7 +326,7 @@ def test_a_mutated_board_is_refused_naming_the_field_or_is_valid_and_playable(da
     event(outcome_of_data(tree, seed=data.draw(st.integers(0, 2**32 - 1))))
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.function_scoped_fixture])
 @given(data=st.data())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 
 from ttrlib.cards import (
     CARDS_PER_COLOR,
@@ -271,7 +272,7 @@ counts = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(counts, counts)
 def test_cardcounts_multiset_laws(a, b):
     assert a + b == b + a
@@ -286,7 +287,7 @@ def test_cardcounts_multiset_laws(a, b):
     assert CardCounts(a.to_dict()) == a
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(counts, counts)
 def test_cardcounts_subtraction_is_defined_exactly_on_sub_multisets(a, b):
     if b <= a:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 
 from ttrlib import deals
 from ttrlib.board import load_board
@@ -48,7 +49,7 @@ def refused_naming(call, name: str) -> TTRError:
     return info.value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(number=JUNK)
 def test_a_game_number_is_a_whole_number_below_the_bound(number):
     if whole(number) and 0 <= number < BELOW:
@@ -57,7 +58,7 @@ def test_a_game_number_is_a_whole_number_below_the_bound(number):
         refused_naming(lambda: deals.named(number, 4), "number")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(players=JUNK)
 def test_a_deal_is_for_four_or_six_players(players):
     if whole(players) and players in (4, 6):
@@ -66,7 +67,7 @@ def test_a_deal_is_for_four_or_six_players(players):
         refused_naming(lambda: deals.named(3, players), "players")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seed=JUNK)
 def test_a_seat_session_takes_a_game_number_or_none(seed):
     if seed is None or (whole(seed) and 0 <= seed < BELOW):
@@ -75,7 +76,7 @@ def test_a_seat_session_takes_a_game_number_or_none(seed):
         refused_naming(lambda: SeatSession.new(seed=seed), "seed")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seat=JUNK, players=st.sampled_from([4, 6]))
 def test_a_seat_session_takes_a_seat_of_the_game(seat, players):
     if whole(seat) and 0 <= seat < players:

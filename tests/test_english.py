@@ -12,6 +12,7 @@ import html
 import re
 
 import pytest
+from bot_games import finished_bot_game
 from ipywidgets.widgets.widget import Widget
 from widget_drivers import click_a_move
 
@@ -54,12 +55,7 @@ def empty_registry():
 
 
 def _bot_game(players: int, seed: int) -> Game:
-    game = Game.new(players=players, seed=seed)
-    make = RandomBot if seed % 2 else GreedyBot
-    bots = [make(seed=seed * 10 + s) for s in range(players)]
-    while not game.is_over:
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
-    return game
+    return finished_bot_game(players, seed, bot=RandomBot if seed % 2 else GreedyBot)
 
 
 def test_the_narration_of_whole_bot_games_is_english_for_every_event_kind():

@@ -10,20 +10,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from bot_games import finished_bot_game
 
 from ttrlib import CardCounts, Color, Game, SaveError
 from ttrlib import actions as act
-from ttrlib.bots import RandomBot
 from ttrlib.events import KINDS, Claimed, Draw, Event, TunnelTried
 from ttrlib.narration import text
 
 
 def played(seed: int, players: int) -> Game:
-    game = Game.new(players=players, seed=seed)
-    bots = [RandomBot(seed=seed + s) for s in range(players)]
-    while not game.is_over:
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
-    return game
+    return finished_bot_game(players, seed, bot_seeds=[seed + s for s in range(players)])
 
 
 def test_every_logged_event_round_trips_through_json():

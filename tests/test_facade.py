@@ -14,6 +14,7 @@ import ast
 import dataclasses
 import re
 from pathlib import Path
+from typing import get_type_hints
 
 import pytest
 
@@ -67,6 +68,17 @@ def test_every_state_field_is_a_typed_attribute_of_the_game():
     assert game.state.hands[0] is hand
     game.events = ()  # the log stays a list
     assert game.state.events == []
+
+
+def test_each_typed_attribute_has_the_type_its_state_field_declares():
+    # StateFields restates each field's type for the type checker; a field whose type changes
+    # in GameState and not here would be read with the wrong type by every caller
+    hints = get_type_hints(GameState)
+    field_type = type(StateFields.board)  # the descriptor, read from the class
+    declared = {name: f for name, f in vars(StateFields).items() if isinstance(f, field_type)}
+    assert len(declared) >= len(dataclasses.fields(GameState)) - 2  # all but held and events
+    for name, field in declared.items():
+        assert field.__orig_class__.__args__[0] == hints[field.name], name
 
 
 def private_imports(root: Path) -> list[str]:

@@ -31,6 +31,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 
 from ttrlib.rules import network
 from ttrlib.rules.network import longest_trail
@@ -144,13 +145,13 @@ def fresh_longest(edges) -> int:
         network._longest_trail.cache_clear()  # nothing found under a patch outlives it
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(block_trees())
 def test_trees_of_blocks_match_the_brute_force(edges):
     assert fresh_longest(edges) == brute_force_longest(edges)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(block_trees())
 def test_every_block_by_the_integer_program_matches_the_brute_force(edges):
     # The frontier programme gives up at once: every block goes to the integer program, with
@@ -159,7 +160,7 @@ def test_every_block_by_the_integer_program_matches_the_brute_force(edges):
         assert fresh_longest(edges) == brute_force_longest(edges)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(block_trees(max_routes=13))
 def test_every_block_by_the_frontier_programme_matches_the_brute_force(edges):
     with mock.patch.multiple(network, FRONTIER_MAX_WIDTH=99, FRONTIER_BUDGET=inf), \
@@ -167,7 +168,7 @@ def test_every_block_by_the_frontier_programme_matches_the_brute_force(edges):
         assert fresh_longest(edges) == brute_force_longest(edges)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(block_trees(max_routes=10))
 def test_the_whole_piece_by_the_frontier_programme_matches_the_brute_force(edges):
     # Not split into blocks: one order over the whole piece, as for a piece of one block.
@@ -213,7 +214,7 @@ def test_the_blocks_of_a_hand_made_graph():
     assert sorted(sorted(b) for b in network._blocks(edges)) == [[0, 1, 2], [3], [4, 5], [6]]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(block_trees())
 def test_blocks_match_the_definition(edges):
     if not edges:
@@ -252,7 +253,7 @@ def blocks_with_tables(draw):
     return edges, tables, parent
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(blocks_with_tables())
 def test_the_frontier_programme_and_the_integer_program_agree_on_any_tables(case):
     edges, tables, parent = case

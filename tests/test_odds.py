@@ -16,6 +16,7 @@ from math import comb
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 from test_chance import brute_force_law as oracle  # the one brute-force oracle of the law
 
 import ttrlib
@@ -168,7 +169,7 @@ def positions(draw):
     return pool, color, reveal, deck_size, discard
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(positions())
 def test_law_is_a_probability_law(position):
     pool, color, reveal, deck_size, discard = position
@@ -195,7 +196,7 @@ def _more_matching(cards: CardCounts, color: Color) -> CardCounts | None:
     return cards - CardCounts({loose[0]: 1}) + CardCounts({L: 1})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(positions())
 def test_more_matching_cards_never_raise_the_chance_of_no_extra(position):
     pool, color, reveal, deck_size, discard = position
@@ -210,7 +211,7 @@ def test_more_matching_cards_never_raise_the_chance_of_no_extra(position):
         assert after.prob(0) <= before
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 40), st.data())
 def test_hypergeometric_mean_is_n_times_K_over_N(N, data):
     K = data.draw(st.integers(0, N))

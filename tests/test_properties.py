@@ -24,6 +24,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict
@@ -234,7 +235,7 @@ GAMES = dict(
 # --------------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.integers(1, 300), **GAMES)
 def test_random_legal_games_keep_every_invariant_and_reject_illegal_actions(
         seed, board_name, players, steps):
@@ -270,7 +271,7 @@ def test_random_legal_games_keep_every_invariant_and_reject_illegal_actions(
         check_invariants(g)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**GAMES)
 def test_same_seed_and_same_actions_give_the_same_game(seed, board_name, players):
     a, b = new_game(board_name, players, seed), new_game(board_name, players, seed)
@@ -288,7 +289,7 @@ def test_same_seed_and_same_actions_give_the_same_game(seed, board_name, players
     assert a.events == b.events
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**GAMES)
 def test_every_legal_action_is_accepted(seed, board_name, players):
     """legal_actions() is exactly what apply accepts: every one of them, at every step."""

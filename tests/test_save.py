@@ -20,6 +20,7 @@ import json
 
 import numpy as np
 import pytest
+from bot_games import finished_bot_game, play_bot_game
 
 from ttrlib import CardCounts, Game, IllegalMove, SaveError
 from ttrlib import actions as act
@@ -98,28 +99,19 @@ def tunnel() -> Game:
 
 
 def mid_game(seed: int = 36, steps: int = 150, players: int = 4) -> Game:
-    game = Game.new(players=players, seed=seed)
-    bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
-    for _ in range(steps):
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
+    game = play_bot_game(players, seed, steps)
+    assert len(game.history) >= steps  # the moves were played, the game did not end first
     return game
 
 
 def final_round() -> Game:
-    game = Game.new(players=4, seed=37)
-    bots = [RandomBot(seed=370 + s) for s in range(4)]
-    while not game.view(0).final_round:
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
-    assert not game.is_over
+    game = play_bot_game(4, 37, lambda g: g.view(0).final_round)
+    assert game.view(0).final_round and not game.is_over
     return game
 
 
 def over() -> Game:
-    game = Game.new(players=4, seed=38)
-    bots = [RandomBot(seed=380 + s) for s in range(4)]
-    while not game.is_over:
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
-    return game
+    return finished_bot_game(4, 38)
 
 
 STATES = {

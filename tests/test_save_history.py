@@ -21,6 +21,7 @@ import json
 
 import numpy as np
 import pytest
+from bot_games import play_bot_game
 from hypothesis import given
 from hypothesis import strategies as st
 from log_oracle import log_contradictions
@@ -36,10 +37,8 @@ TEACHING_BOARD_NAME_BOUND = 64  # the stated bound of names (ttrlib.board.MAX_NA
 
 
 def played(seed: int, players: int, until) -> Game:
-    game = Game.new(players=players, seed=seed)
-    bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
-    while not until(game):
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
+    game = play_bot_game(players, seed, until)
+    assert until(game)  # reached, not the game's end instead
     return game
 
 

@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from log_oracle import log_contradictions
 from mutation_helpers import at, paths, put
+from quick_profile import examples
 
 from ttrlib import CardCounts, Game, SaveError, narration
 from ttrlib import actions as act
@@ -385,7 +386,7 @@ def serialise(tree, data) -> str | bytes:
     return text
 
 
-@settings(max_examples=800, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(800), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_a_mutated_save_is_refused_naming_a_field_or_is_valid_and_goes_on(data):
@@ -399,7 +400,7 @@ def test_a_mutated_save_is_refused_naming_a_field_or_is_valid_and_goes_on(data):
     event(outcome(serialise(tree, data), seed=data.draw(st.integers(0, 2**32 - 1))))
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_a_mutated_history_is_refused_naming_its_step_or_replays_to_a_game_its_log_explains(data):

@@ -27,6 +27,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quick_profile import examples
 from test_network import AUDIT_STARS, no_integer_program, star
 
 from ttrlib import CardCounts, Game, IllegalMove, standard_deck
@@ -845,20 +846,20 @@ def multigraphs(draw, max_cities=5, max_edges=7):
     return edges
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(multigraphs())
 def test_longest_trail_matches_brute_force(edges):
     assert longest_trail(edges) == brute_force_longest(edges)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(multigraphs(max_cities=3, max_edges=7))
 def test_longest_trail_dense_multigraphs_match_brute_force(edges):
     # Few cities, many edges: lots of parallel tracks and loops.
     assert longest_trail(edges) == brute_force_longest(edges)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(multigraphs(max_cities=6, max_edges=7))
 def test_the_two_brute_forces_agree(edges):
     # Euler's theorem, which the subset brute force (and network.py) rely on, checked against
@@ -866,7 +867,7 @@ def test_the_two_brute_forces_agree(edges):
     assert subset_brute_force_longest(edges) == brute_force_longest(edges)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(multigraphs(max_cities=7, max_edges=11))
 def test_every_exact_method_matches_the_subset_brute_force(edges):
     expected = subset_brute_force_longest(edges)
@@ -879,14 +880,14 @@ def test_every_exact_method_matches_the_subset_brute_force(edges):
         assert sum(w for _, _, w in taken) == expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(multigraphs(max_cities=4, max_edges=11))
 def test_the_program_on_dense_multigraphs_matches_the_subset_brute_force(edges):
     if edges:
         assert program(edges) == subset_brute_force_longest(edges)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(multigraphs(max_cities=6, max_edges=11))
 def test_a_search_out_of_budget_hands_over_to_the_program(edges):
     network._longest_trail.cache_clear()
@@ -897,7 +898,7 @@ def test_a_search_out_of_budget_hands_over_to_the_program(edges):
         network._longest_trail.cache_clear()  # no answer found under the patch outlives it
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(multigraphs(), st.randoms(use_true_random=False))
 def test_longest_trail_ignores_edge_order_and_direction(edges, rnd):
     flipped = [(b, a, w) if rnd.random() < 0.5 else (a, b, w) for a, b, w in edges]

@@ -25,9 +25,9 @@ import json
 from pathlib import Path
 
 import pytest
+from bot_games import play_bot_game
 
 from ttrlib import Game, save, validity
-from ttrlib.bots import RandomBot
 from ttrlib.positions import position
 from ttrlib.save import start_to_dict, state_data
 from ttrlib.state import ATTRIBUTES, PARTS, PUBLIC_NAMES, GameState, part, parts, seen_by
@@ -51,11 +51,7 @@ SECRET = {"rng": "nobody", "draw_pile": "nobody", "ticket_deck": "nobody", "held
 
 
 def mid_game(players: int = 4, seed: int = 8, moves: int = 60) -> Game:
-    game = Game.new(players=players, seed=seed)
-    bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
-    for _ in range(moves):
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
-    return game
+    return play_bot_game(players, seed, moves)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ class Markers:
             self.found[item.nodeid] = sorted(m.name for m in item.iter_markers()
                                              if m.name in ("server", "network", "slow"))
 m = Markers()
-code = pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
+code = pytest.main(["--collect-only", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", "-p", "no:nbmake",
                     *sys.argv[1:]], plugins=[m])
 print("MARKERS" + json.dumps(m.found))
 """
@@ -77,7 +77,8 @@ print("MARKERS" + json.dumps(m.found))
 
 def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
     files = ["tests/test_server_auth.py", "tests/test_delivery.py", "tests/test_recording.py",
-             "tests/test_tournament_cache.py", "tests/test_cards.py"]
+             "tests/test_tournament_cache.py", "tests/test_cards.py", "tests/test_server_start.py",
+             "tests/test_classroom_refusals.py"]
     done = subprocess.run([sys.executable, "-c", _COLLECT, *files], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     line = next(x for x in done.stdout.splitlines() if x.startswith("MARKERS"))
@@ -105,3 +106,34 @@ def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
     assert marks("test_four_processes_asking_the_same_tournament_play_it_once") == ["slow"]
     assert marks("test_the_first_call_computes_and_the_next_reads") == []
     assert all(v == [] for k, v in found.items() if "test_cards.py" in k)
+    # `python -m ttrlib.server` run by a helper of the module (test_server_start's `start`)
+    assert marks("test_a_data_folder_it_cannot_use_is_refused_at_start_with_one_sentence") == [
+        "server"]
+    # the classroom app (Voila) started by a module-scoped fixture through lab_harness
+    assert marks("test_no_line_of_the_teachers_terminal_holds_a_query_string") == ["server"]
+
+
+def test_the_quick_loop_loads_no_notebook_plugin_and_draws_fewer_examples():
+    makefile = (ROOT / "Makefile").read_text().splitlines()
+    recipe = makefile[makefile.index("test-quick: $(STAMP)") + 1]
+    assert "TTR_QUICK=1" in recipe and "-p no:nbmake" in recipe and '-m "$(QUICK)"' in recipe
+    full = next(x for x in makefile if x.startswith("test: $(STAMP)"))
+    assert "TTR_QUICK" not in "\n".join(makefile[makefile.index(full):makefile.index(full) + 3])
+
+
+def test_examples_are_all_of_them_unless_quick():
+    from quick_profile import examples
+
+    # the whole suite keeps every count; the quick loop a tenth, never under 5 nor over the count
+    assert [examples(n, quick=False) for n in (3, 100, 800)] == [3, 100, 800]
+    assert [examples(n, quick=True) for n in (3, 40, 100, 800)] == [3, 5, 10, 80]
+
+
+def test_every_test_the_conftest_names_slow_or_network_still_exists():
+    # a renamed test would leave its slow mark behind and come back into the quick loop unseen
+    import conftest
+
+    for entry in sorted(conftest._SLOW | conftest._NETWORK):
+        path, name = entry.split("::")
+        source = (ROOT / "tests" / path).read_text()
+        assert f"def {name.split('[')[0]}(" in source, entry

@@ -13,6 +13,7 @@ import random
 
 import numpy as np
 import pytest
+from bot_games import play_bot_game
 from rules_helpers import exact_position
 
 from ttrlib import actions as act
@@ -392,13 +393,7 @@ def test_I1_draw_pile_is_always_part_of_every_seats_unseen_pool(players, seed):
 
 
 def _played(seed: int, players: int, actions: int) -> Game:
-    from ttrlib.bots import RandomBot
-
-    g = Game.new(players=players, seed=seed)
-    bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
-    for _ in range(actions):
-        g.apply(bots[g.to_move].choose(g.view(g.to_move), g.legal_actions()))
-    return g
+    return play_bot_game(players, seed, actions)
 
 
 @pytest.mark.parametrize("players,actions", [(4, 2), (4, 60), (6, 3), (6, 90)])

@@ -11,19 +11,26 @@ import pytest
 
 from ttrlib import actions as act
 from ttrlib.cards import MOST_CARDS, CardCounts, Color, Place
-from ttrlib.errors import ActionError, SaveError, SetupError, TTRError
+from ttrlib.errors import ActionError, SaveError, SetupError, TTRError, ViewError
 from ttrlib.events import Draw, DrawStep, Event, Placed
-from ttrlib.game import Game
-from ttrlib.plain import action_from_plain, to_plain
+from ttrlib.game import Game, Phase
+from ttrlib.lessons.answers import Kind
+from ttrlib.plain import action_from_plain, to_plain, view_to_plain
+from ttrlib.plain_views import view_from_plain
 
 TTRLIB = Path(__file__).resolve().parents[1] / "ttrlib"
 PLACE_WORDS = {"hand", "cardholder"}
 STEP_WORDS = {"first", "second", "locomotive", "none"}
-# Files that still spell the places by their words, owned by other branches this round (the
-# lessons' and widgets' English): the words still work there (Place is a str enum), and the
-# guard lists them so that no other file starts. A ``Literal[...]`` type is a setting's words
-# (bots.Strategy.first_card: "need", "hand", "cardholder"), not a place, and is not counted.
-PLACE_WORDS_LEFT = {"lessons/card_splits.py", "widgets/card_split.py", "widgets/team_game.py"}
+# The words of the phases and of the exercise kinds, written out from the rules and the answer
+# keys' format (test_enum_words_are_the_enums' words checks them against the enums).
+PHASE_WORDS = {"setup_tickets", "turn", "place_card", "second_card", "choose_tickets", "tunnel",
+               "over"}
+KIND_WORDS = {"number", "chance", "share", "choice", "choices"}
+# No file spells the places by their words any more (the last three, the card-split lesson and
+# its two widgets, moved to ``cards.Place`` in issue 31's second round). A ``Literal[...]`` type
+# is a setting's words (bots.Strategy.first_card: "need", "hand", "cardholder"), not a place,
+# and is not counted.
+PLACE_WORDS_LEFT: set[str] = set()
 
 
 def _sources():
@@ -71,6 +78,45 @@ def step_spellings(name: str, tree: ast.AST) -> list[str]:
     return found
 
 
+def word_comparisons(name: str, tree: ast.AST, words: set[str], ends: tuple[str, ...]) -> list[str]:
+    """Where ``tree`` compares something whose name ends with one of ``ends`` (``phase``,
+    ``.value``, ``kind``) with a bare word of ``words``: an enum told apart by its string."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            named = any(isinstance(x, (ast.Attribute, ast.Name)) and ast.unparse(x).endswith(ends)
+                        for x in sides)
+            if named and set().union(*(_strings(x) for x in sides)) & words:
+                found.append(f"{name}:{node.lineno}")
+    return found
+
+
+def phase_spellings(name: str, tree: ast.AST) -> list[str]:
+    return word_comparisons(name, tree, PHASE_WORDS, ("phase", "value"))
+
+
+def kind_spellings(name: str, tree: ast.AST) -> list[str]:
+    return word_comparisons(name, tree, KIND_WORDS, ("kind",))
+
+
+def test_enum_words_are_the_enums_words():
+    assert {p.value for p in Phase} == PHASE_WORDS
+    assert {k.value for k in Kind} == KIND_WORDS
+
+
+def test_phases_are_compared_as_the_enum_only():
+    # was remote_session.py (`phase.value == "over"`) and widgets/coach_hint.py ("turn", ...)
+    found = [hit for name, tree in _sources() for hit in phase_spellings(name, tree)]
+    assert found == []
+
+
+def test_exercise_kinds_are_compared_as_the_enum_only():
+    # was server/records.py (`exercise.kind == "choice"`) and server/progress_page.py
+    found = [hit for name, tree in _sources() for hit in kind_spellings(name, tree)]
+    assert found == []
+
+
 def test_places_are_told_apart_by_the_enum_only():
     found = {name: hits for name, tree in _sources() if name != "cards.py"
              for hits in [place_spellings(name, tree)] if hits}
@@ -89,6 +135,11 @@ def test_the_guards_see_each_form():
                      "T = Literal['need', 'hand', 'cardholder']\n")
     assert place_spellings("t", tree) == ["t:1", "t:2", "t:3"]
     assert step_spellings("t", tree) == ["t:4", "t:5"]
+    tree = ast.parse("v.phase.value == 'over'\nphase.value in ('turn', 'tunnel')\n"
+                     "phase == 'turn'\nv.phase is Phase.OVER\nx.value == 'red'\n"
+                     "e.kind == 'choice'\nex.kind in ('chance', 'share')\ne.kind is Kind.SHARE\n")
+    assert phase_spellings("t", tree) == ["t:1", "t:2", "t:3"]
+    assert kind_spellings("t", tree) == ["t:6", "t:7"]
 
 
 def test_a_place_is_its_word_on_the_wire_and_in_the_action():
@@ -142,8 +193,17 @@ def _position(cards):
     return Game.from_position(players=4, hands=[cards, {}, {}, {}])
 
 
+def _view(cards):
+    """A seat's view from the class server whose hand is ``cards``."""
+    game = Game.new(players=4, seed=1)
+    data = view_to_plain(game.view(0))
+    data["hand"] = cards
+    return view_from_plain(data, game.board)
+
+
 READERS = {"action": (_action, ActionError), "event": (_event, SaveError),
-           "save": (_start_field, SaveError), "position": (_position, SetupError)}
+           "save": (_start_field, SaveError), "position": (_position, SetupError),
+           "view": (_view, ViewError)}
 # Cards the deck of C1 cannot hold, by hand: one count above the whole deck, a fraction, a
 # bool, a negative count, a colour that is none, a list, an entry per colour and one more.
 JUNK = [{"red": MOST_CARDS + 1}, {"red": 1.5}, {"red": True}, {"red": -1}, {"mauve": 1},
@@ -164,4 +224,5 @@ def test_the_one_bound_is_the_whole_deck():
     assert CardCounts.from_plain({"red": MOST_CARDS}) == CardCounts(red=MOST_CARDS)
     assert _action({"red": MOST_CARDS}).hand == CardCounts(red=MOST_CARDS)
     assert _event({"locomotive": MOST_CARDS}).cards == CardCounts(locomotive=MOST_CARDS)
+    assert _view({"red": MOST_CARDS}).hand == CardCounts(red=MOST_CARDS)
     assert CardCounts.from_plain(CardCounts(blue=2).to_dict()) == CardCounts(blue=2)

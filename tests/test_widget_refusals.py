@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from bot_games import finished_bot_game
 from ipywidgets.widgets.widget import Widget
 from table_fakes import InProcess
 
@@ -49,11 +50,7 @@ def _position(draw_pile=("red", "green", "locomotive", "white", "black", "yellow
 
 
 def _over() -> Game:
-    game = Game.new(players=4, seed=5)
-    bots = [GreedyBot(seed=s) for s in range(4)]
-    while not game.is_over:
-        game.apply(bots[game.to_move].choose(game.view(game.to_move), game.legal_actions()))
-    return game
+    return finished_bot_game(4, 5, bot=GreedyBot, bot_seeds=range(4))
 
 
 def game_at(phase: Phase) -> Game:

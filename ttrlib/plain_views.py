@@ -59,8 +59,8 @@ def view_from_plain(data: Any, board: Board, events: Sequence[ev.Event] = ()) ->
 
 
 def _view_field(name: str, value: Any) -> Any:
-    if name in _COUNT_FIELDS:
-        return CardCounts(value)
+    if name in _COUNT_FIELDS:  # the one reader of card counts, with the deck's bound (C1)
+        return CardCounts.from_plain(value)
     if name in _TUPLE_FIELDS:
         return tuple(value)
     if name == "phase":
@@ -72,7 +72,7 @@ def _view_field(name: str, value: Any) -> Any:
     if name == "claimed":
         return {str(rid): int(seat) for rid, seat in value.items()}
     if name in ("known_in_hands", "known_in_cardholders"):
-        return {int(k): CardCounts(v) for k, v in value.items()}
+        return {int(k): CardCounts.from_plain(v) for k, v in value.items()}
     if name == "setup_choice":
         return None if value is None else action_from_plain(value)
     if name == "tunnel":
@@ -82,8 +82,8 @@ def _view_field(name: str, value: Any) -> Any:
 
 def _tunnel(value: dict) -> TunnelAttempt:
     return TunnelAttempt(route=value["route"], seat=int(value["seat"]),
-                         laid_hand=CardCounts(value["laid_hand"]),
-                         laid_holder=CardCounts(value["laid_holder"]),
+                         laid_hand=CardCounts.from_plain(value["laid_hand"]),
+                         laid_holder=CardCounts.from_plain(value["laid_holder"]),
                          revealed=tuple(Color(c) for c in value["revealed"]),
                          color=Color(value["color"]), extra=int(value["extra"]))
 

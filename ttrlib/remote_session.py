@@ -35,7 +35,7 @@ from . import actions as act
 from .board import Board, teaching_board
 from .errors import ActionError, IllegalMove, TableError, ViewError, WrongPhase, shown
 from .events import Event
-from .game import PlayerView
+from .game import Phase, PlayerView
 from .plain import action_from_plain, to_plain
 from .plain_views import event_from_plain, scores_from_plain, view_from_plain
 from .rules import claims, payments
@@ -283,7 +283,7 @@ class RemoteSeatSession:
 
     @property
     def is_over(self) -> bool:
-        return self._view.phase.value == "over"
+        return self._view.phase is Phase.OVER
 
     @property
     def my_turn(self) -> bool:

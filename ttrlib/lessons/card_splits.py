@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import actions as act
 from .. import display as pics
 from .. import hints
-from ..cards import CardCounts, Color
+from ..cards import CardCounts, Color, Place
 from ..events import Reset
 from ..game import FACE_UP, MAX_FACE_UP_RESETS, Game, Phase
 from ..seats import seat_name
@@ -65,7 +65,7 @@ def may_now(game: Game) -> str:
     legal = game.legal_actions()
     if game.phase is Phase.PLACE_CARD:
         places = [a.to for a in legal if isinstance(a, act.PlaceCard)]
-        where = words_list(["their hand" if p == "hand" else "the team cardholder"
+        where = words_list(["their hand" if p == Place.HAND else "the team cardholder"
                             for p in places], "or")
         return (f"{name} has drawn {_card(view.drawn_card)} and now **must** say where it goes: "
                 f"{where} (D1). Nothing else is allowed until then.")
@@ -73,7 +73,7 @@ def may_now(game: Game) -> str:
     slots = [s for s in draws if s != "deck"]
     sources = (["the deck"] if "deck" in draws else []) + slot_names(view, slots)
     if game.phase is Phase.SECOND_CARD:
-        other = "their hand" if game.first_to == "cardholder" else "the team cardholder"
+        other = "their hand" if game.first_to == Place.CARDHOLDER else "the team cardholder"
         refused = [i for i, c in enumerate(view.face_up)
                    if c is not None and i not in slots]
         no = (f" Not {slot_words(view, refused, 'or')}: a face-up locomotive may not be the second "

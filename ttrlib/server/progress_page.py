@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..lessons.answers import Kind
 from ..lessons.catalog import lessons
 from ..words import percent
 from .auth import Handler
@@ -42,7 +43,7 @@ setInterval(refresh, {REFRESH_S * 1000});
 
 def _shown(ex, answer: str) -> str:
     """A canonical answer as the teacher reads it: a chance or share with its percentage."""
-    if ex.kind in ("chance", "share"):
+    if ex.kind in (Kind.CHANCE, Kind.SHARE):
         return f"{answer} ≈ {percent(Fraction(answer))}"
     return answer
 

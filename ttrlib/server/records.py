@@ -25,7 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..lessons.answers import JOIN, MAX_CANONICAL, Exercise, load_key
+from ..lessons.answers import JOIN, MAX_CANONICAL, Exercise, Kind, load_key
 from ..lessons.catalog import lessons
 from .db import dialect, migrate, transaction
 
@@ -120,16 +120,16 @@ def canonical_in_key(exercise: Exercise, answer) -> bool:
     in lowest terms (number, chance, share), an option, or options in the key's order."""
     if not isinstance(answer, str) or not answer or len(answer) > 200:
         return False
-    if exercise.kind == "choice":
+    if exercise.kind is Kind.CHOICE:
         return answer in exercise.options
-    if exercise.kind == "choices":
+    if exercise.kind is Kind.CHOICES:
         picked = answer.split(JOIN)
         in_order = [o for o in exercise.options if o in picked]
         return picked == in_order
     if len(answer) > MAX_CANONICAL or not _CANONICAL_NUMBER.fullmatch(answer):
         return False
     value = Fraction(answer)
-    return str(value) == answer and (exercise.kind == "number" or 0 <= value <= 1)
+    return str(value) == answer and (exercise.kind is Kind.NUMBER or 0 <= value <= 1)
 
 
 def add(conn, row: tuple, at: float | None = None) -> None:

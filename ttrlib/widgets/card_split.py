@@ -3,13 +3,11 @@ cardholder, one decision at a time (rules D1-D4, with C5 and C6 happening on the
 
 from __future__ import annotations
 
-from typing import Literal
-
 import ipywidgets as w
 
 from .. import actions as act
 from .. import display, hints
-from ..cards import Color
+from ..cards import Color, Place
 from ..game import FACE_UP, Game, Phase
 from .base import LessonWidget, button, highlight, ready_game, safe
 
@@ -33,8 +31,8 @@ class CardSplitStepper(LessonWidget):
                      for i in range(FACE_UP)]
         self.deck = button("Draw from deck", lambda: self.draw("deck"), width="210px")
         self.drawn = w.HTML()
-        self.to_hand = button("→ my hand", lambda: self.place("hand"), width="140px")
-        self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
+        self.to_hand = button("→ my hand", lambda: self.place(Place.HAND), width="140px")
+        self.to_cardholder = button("→ team cardholder", lambda: self.place(Place.CARDHOLDER),
                                     width="160px")
         self.others = button("Let the other players play", self.next_turn, width="220px")
         self.cards = w.HTML()
@@ -68,11 +66,11 @@ class CardSplitStepper(LessonWidget):
                          "success", rule="D1")
 
     @safe
-    def place(self, to: Literal["hand", "cardholder"]) -> None:
+    def place(self, to: Place) -> None:
         if self.not_now("place a card"):
             return
         if self.act(act.PlaceCard(to)):
-            other = "the team cardholder" if to == "hand" else "your hand"
+            other = "the team cardholder" if to == Place.HAND else "your hand"
             if self.view().phase is Phase.SECOND_CARD:
                 self.say(f"Placed. Your second card will go to {other}.", "success", rule="D1")
             else:
@@ -116,8 +114,8 @@ class CardSplitStepper(LessonWidget):
         highlight(self.deck, "deck" in legal)
         self.deck.description = f"Draw from deck ({display.plural(view.draw_pile_size, 'card')})"
         placing = bool(places)
-        highlight(self.to_hand, "hand" in places)
-        highlight(self.to_cardholder, "cardholder" in places)
+        highlight(self.to_hand, Place.HAND in places)
+        highlight(self.to_cardholder, Place.CARDHOLDER in places)
         highlight(self.others, not view.my_turn and not self.session.is_over)
         self.drawn.value = display.card_row_html(
             [view.drawn_card], title="Card you drew", labels=["where to?"]) if placing else ""

@@ -19,7 +19,7 @@ import ipywidgets as w
 from .. import actions as act
 from ..coach import CoachBot, evaluate
 from ..coach.words import action_words
-from ..game import PlayerView
+from ..game import Phase, PlayerView
 from ..odds import tunnel_odds
 from .base import button
 
@@ -37,12 +37,12 @@ def hint_text(view: PlayerView, legal: list, intended: act.Action | None, *, see
     _, candidates, _ = coach._candidates(view, legal, default)
     if len(candidates) == 1:  # the coach's other candidates, as in the end game
         candidates = coach._turn_candidates(view, legal, default) \
-            if view.phase.value == "turn" else [default, *legal[:3]]
+            if view.phase is Phase.TURN else [default, *legal[:3]]
     if intended is not None and intended in legal:
         candidates = [intended, *candidates]
     # a ticket keep is played out from the start of the game (a whole game a deal): fewer
     # keeps and deals, to answer within about 3 s
-    early = view.phase.value in ("setup_tickets", "choose_tickets")
+    early = view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
     candidates = list(dict.fromkeys(candidates))[:3 if early else 5]
     budget = min(budget, EARLY_BUDGET) if early else budget
     board = view.board

@@ -10,7 +10,6 @@ line.
 from __future__ import annotations
 
 import html
-from typing import Literal
 
 import ipywidgets as w
 from traitlets import Unicode, observe
@@ -18,6 +17,7 @@ from traitlets import Unicode, observe
 from .. import actions as act
 from .. import display, hints, narration
 from ..board import Board
+from ..cards import Color, Place
 from ..errors import TableError, TTRError
 from ..game import (
     DRAW_TICKETS,
@@ -45,7 +45,7 @@ def _fitting(width: str) -> w.Layout:
 def _pay_words(hand, holder) -> str:
     """A way to pay in few words, so that it fits the Pay with box on a phone:
     ``"hand 2 red · cardholder 1 red"`` (K1: only these two places)."""
-    parts = [f"{where} {c.describe()}" for c, where in ((hand, "hand"), (holder, "cardholder"))
+    parts = [f"{where} {c.describe()}" for c, where in ((hand, Place.HAND), (holder, Place.CARDHOLDER))
              if c]
     return " · ".join(parts) or "nothing"
 
@@ -106,8 +106,8 @@ class TeamGame(LessonWidget):
         self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="auto")
                      for i in range(FACE_UP)]
         self.deck = button("Deck", lambda: self.draw("deck"), width="150px")
-        self.to_hand = button("→ my hand", lambda: self.place("hand"), width="120px")
-        self.to_cardholder = button("→ team cardholder", lambda: self.place("cardholder"),
+        self.to_hand = button("→ my hand", lambda: self.place(Place.HAND), width="120px")
+        self.to_cardholder = button("→ team cardholder", lambda: self.place(Place.CARDHOLDER),
                                     width="150px")
         # at most 400 px, and no wider than the screen: on a 400 px phone the box and its
         # text fit (issue 32.13); the ways to pay are short words (_pay_words)
@@ -245,7 +245,7 @@ class TeamGame(LessonWidget):
                 self.say(f"You drew {article(drawn.value)} card. Where does it go?", rule="D1")
 
     @safe
-    def place(self, to: Literal["hand", "cardholder"]) -> None:
+    def place(self, to: Place) -> None:
         self._do(act.PlaceCard(to))
 
     @safe
@@ -429,8 +429,8 @@ class TeamGame(LessonWidget):
             highlight(b, i in sources)
         highlight(self.deck, "deck" in sources)
         self.deck.description = f"Deck ({display.plural(view.draw_pile_size, 'card')})"
-        highlight(self.to_hand, "hand" in places)
-        highlight(self.to_cardholder, "cardholder" in places)
+        highlight(self.to_hand, Place.HAND in places)
+        highlight(self.to_cardholder, Place.CARDHOLDER in places)
         highlight(self.others, not view.my_turn and not over)
         highlight(self.draw_tickets, any(isinstance(a, act.DrawTickets) for a in legal))
         payable = {a.route for a in legal if isinstance(a, act.Claim)}
@@ -495,7 +495,7 @@ class TeamGame(LessonWidget):
             self.tunnel_view.value = ""
             return
         route = view.board.route(t.route)
-        colour = "locomotives only (U5)" if t.color.value == "locomotive" else \
+        colour = "locomotives only (U5)" if t.color is Color.LOCOMOTIVE else \
             f"{t.color.value} cards or locomotives"
         self.tunnel_view.value = display.layout_html(
             display.card_row_html(list(t.revealed), title=f"Tunnel {route.a} - {route.b}: "
