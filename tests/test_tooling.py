@@ -78,7 +78,7 @@ print("MARKERS" + json.dumps(m.found))
 def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
     files = ["tests/test_server_auth.py", "tests/test_delivery.py", "tests/test_recording.py",
              "tests/test_tournament_cache.py", "tests/test_cards.py", "tests/test_server_start.py",
-             "tests/test_classroom_refusals.py"]
+             "tests/test_classroom_refusals.py", "tests/test_teacher_room.py"]
     done = subprocess.run([sys.executable, "-c", _COLLECT, *files], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     line = next(x for x in done.stdout.splitlines() if x.startswith("MARKERS"))
@@ -89,9 +89,10 @@ def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
         assert len(hits) == 1, (name, hits)
         return list(hits.pop())
 
-    # a fixture starts the server (test_server_auth's `server`)
-    assert marks("test_the_login_link_sets_an_httponly_strict_cookie_and_forgets_the_token") == [
-        "server"]
+    # a fixture starts the server (test_teacher_room's module-scoped `room`)
+    assert marks("test_the_lessons_open") == ["server"]
+    # a fixture that runs the server in this process (server_harness.in_process) is no process
+    assert marks("test_the_login_link_sets_an_httponly_strict_cookie_and_forgets_the_token") == []
     # the test body starts it
     assert marks("test_a_damaged_secret_file_stops_the_server_with_a_sentence") == ["server"]
     # in-process, beside them in the same file
@@ -100,8 +101,8 @@ def test_conftest_marks_server_network_and_slow_tests_by_what_they_start():
     assert marks("test_make_lab_starts_a_server_that_answers") == ["server"]
     assert marks("test_make_classroom_runs_the_harness_command_on_the_shipped_lessons") == []
     assert marks("test_binder_pins_resolve_on_python_311") == ["network"]
-    # a fixture and worker processes at once; a test of the same file needing neither
-    assert marks("test_eight_processes_report_at_once_and_no_row_is_lost") == ["server", "slow"]
+    # worker processes reporting to an in-process server; a test of the same file needing neither
+    assert marks("test_eight_processes_report_at_once_and_no_row_is_lost") == ["slow"]
     assert marks("test_without_a_class_server_nothing_is_recorded") == []
     assert marks("test_four_processes_asking_the_same_tournament_play_it_once") == ["slow"]
     assert marks("test_the_first_call_computes_and_the_next_reads") == []
