@@ -26,6 +26,7 @@ average (1 in 11 decisions), at most 4.6 s (setup ticket keeps under load: over 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -57,6 +58,19 @@ def baseline(n: int, seed: int) -> tuple[float, float]:
         play(Game.new(players=4, seed=seed + i),
              [GreedyBot(seed=[i, s], strategy=DEFAULT_POLICY) for s in range(4)])
     return random_cpu, (time.process_time() - t) / n
+
+
+def _pct(values: list, q: float) -> float:
+    """The q-th percentile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def _quantiles(seconds: list[float]) -> str:
+    if not seconds:
+        return "none"
+    return (f"median {1000 * _pct(seconds, 50):.0f} ms, 95th percentile "
+            f"{1000 * _pct(seconds, 95):.0f} ms, max {1000 * max(seconds):.0f} ms")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -112,7 +126,17 @@ def main(argv: list[str] | None = None) -> None:
             spent.setdefault(kind, []).append(time.process_time() - t0)
             return out
 
+        bots: list = []  # every CoachBot made, for its stats
+        made = coach_bot.CoachBot.__init__
+
+        def kept(self, *a, **k):
+            made(self, *a, **k)
+            bots.append(self)
+
+        from scipy.stats import binomtest
+
         coach_bot.CoachBot.choose = timed  # serial: the bots are made in this process
+        coach_bot.CoachBot.__init__ = kept
         t = time.process_time()
         # in tournaments of 10 games (seeds seed, seed + 1, ...: each plays both seatings
         # alike), each printed when done, so that a run stopped early still tells its games
@@ -125,21 +149,27 @@ def main(argv: list[str] | None = None) -> None:
                 results.append(part)
                 won = sum(r.rows[0].wins for r in results)
                 played = sum(r.rows[0].games for r in results)
+                ci = binomtest(won, played).proportion_ci(0.95, method="wilson")
                 print(f"    {played}/{args.games} games: the coach won {won} "
-                      f"({won / played:.0%}); {time.process_time() - t:.0f} s CPU so far; "
-                      f"{len(spent.get('coached', []))} decisions played out, at most "
-                      f"{max(spent.get('coached', [0])):.2f} s; {_load()}", flush=True)
+                      f"({won / played:.1%}, Wilson {ci.low:.1%} to {ci.high:.1%}); "
+                      f"{time.process_time() - t:.0f} s CPU so far; "
+                      f"{len(spent.get('coached', []))} decisions played out ("
+                      f"{_quantiles(spent.get('coached', []))}); all decisions: "
+                      f"{_quantiles([x for v in spent.values() for x in v])}; deadline "
+                      f"stopped {sum(getattr(b.stats, 'stopped', 0) for b in bots)}; "
+                      f"{_load()}", flush=True)
         finally:
             coach_bot.CoachBot.choose = original
+            coach_bot.CoachBot.__init__ = made
         cpu = time.process_time() - t
-        from scipy.stats import binomtest
-
         wins = sum(r.rows[0].wins for r in results)
         games = sum(r.rows[0].games for r in results)
         ci = binomtest(wins, games).proportion_ci(0.95, method="wilson")
         margins = [r.rows[0].mean_margin * r.rows[0].games for r in results]
         every = [x for v in spent.values() for x in v]
         coached = spent.get("coached", [])
+        playouts = [n for b in bots for n in getattr(b.stats, "playout_counts", [])]
+        stopped = sum(getattr(b.stats, "stopped", 0) for b in bots)
         print(f"  tournament, coach vs careful tunneller, {args.games} games (seed {args.seed}), "
               f"{_load()}:")
         print(f"    the coach won {wins} of {games} games ({wins / games:.1%}), 95% Wilson "
@@ -149,6 +179,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"    CPU per decision: {sum(every) / len(every) * 1000:.1f} ms over {len(every)} "
               f"decisions; {len(coached)} played out, {sum(coached) / max(len(coached), 1):.2f} s "
               f"each on average, at most {max(coached, default=0):.2f} s (goal <= 2 s)")
+        print(f"    CPU per decision, all {len(every)}: {_quantiles(every)}")
+        print(f"    CPU per played-out decision, {len(coached)}: {_quantiles(coached)}")
+        if playouts:
+            print(f"    playouts per played-out decision: median {_pct(playouts, 50):.0f}, "
+                  f"at most {max(playouts)}; stopped by the CPU deadline: {stopped} decisions")
         print(f"    whole tournament {cpu / 60:.1f} CPU-minutes (= {cpu / policy_cpu:.0f} policy "
               f"games; {cpu / args.games:.2f} s a game)")
 
