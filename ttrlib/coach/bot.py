@@ -9,8 +9,9 @@ played. ``stats`` counts the decisions of each kind, the CPU and the playouts th
 A decision's work is bounded twice (goal of issue 34: at most 2 s of CPU a decision on one
 core). First by fixed caps on its playouts (``MAX_PLAYOUTS``): the candidates are cut (never the
 preset's own move) until ``MIN_DEALS`` deals of them fit, and the deals until they fit. A keep
-at setup plays whole games out (about 0.1 s of CPU each on the machine of the benchmarks), so
-it compares 3 keeps on 4 deals, as the hint does. The caps are the same on every machine: a
+at setup plays whole games out (0.12 to 0.17 s of CPU each on the benchmarks' loaded
+machine), so it compares the preset's keep with one other on 4 deals (the hint, which may take
+3 s, compares 3). The caps are the same on every machine: a
 decision is a function of the view, the legal actions and the seed. Second, as a safety net,
 by a CPU deadline (``cpu_limit`` seconds of ``time.process_time`` from the start of the
 decision): no playout is started that would likely end past it, and the sampling stops there
@@ -38,9 +39,10 @@ from .playout import DEFAULT_POLICY
 #: a team with at most this many trains is near the end (E1's trigger is 4): every claim and
 #: draw then decides the final scores, and a playout is short
 ENDGAME_TRAINS = 12
-#: playouts a decision may take, by kind: a setup keep plays whole games (3 keeps x 4 deals,
-#: as the hint), a later keep (T2) and an end-game move play out only the rest of the game
-MAX_PLAYOUTS = {"setup": 12, "tickets": 30, "endgame": 48}
+#: playouts a decision may take, by kind: a setup keep plays whole games out (0.12 to 0.17 s
+#: of CPU each on the benchmarks' loaded machine: 2 keeps x 4 deals; 3 x 4, the hint's cap,
+#: took up to 2.3 s there), a later keep (T2) and an end-game move only the rest of the game
+MAX_PLAYOUTS = {"setup": 8, "tickets": 30, "endgame": 48}
 #: the fewest deals a comparison is worth: candidates are cut until this many fit the cap
 MIN_DEALS = 4
 #: the CPU seconds a decision may take (issue 34's goal), and what is kept back of them for

@@ -113,9 +113,10 @@ def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget
 
     Bounds on the work: ``max_playouts`` caps the deals at the whole deals that many playouts
     allow (a fixed cap: the result stays a function of the arguments; it must allow one deal).
-    ``deadline``, a ``time.process_time()`` value, is checked before every playout: no playout
-    is started that the dearest one so far would carry past it, and the deal it belonged to is
-    dropped for every action (the deals stay common to all); the evaluation says ``stopped``.
+    ``deadline``, a ``time.process_time()`` value, is checked before every deal and playout:
+    none is started that the dearest one so far would carry past it, and the deal it belonged
+    to is dropped for every action (the deals stay common to all); the evaluation says
+    ``stopped``.
     A deadline that is not reached changes nothing; one that is makes the result depend on the
     machine's speed."""
     if not isinstance(view, PlayerView):
@@ -142,9 +143,17 @@ def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget
     chooser = _setup_chooser(policy)
     played = dealt = 0
     dearest = 0.0  # CPU seconds of the dearest playout so far (the deadline's forecast)
+    dearest_deal = 0.0  # and of the dearest deal made so far
     stopped = False
     for i in range(deals):
+        if deadline is not None:
+            t0 = time.process_time()
+            if t0 + dearest_deal + dearest > deadline:
+                stopped = True
+                break
         base = world(view, np.random.default_rng([seed, i]), chooser)
+        if deadline is not None:
+            dearest_deal = max(dearest_deal, time.process_time() - t0)
         deal: dict = {}
         for a in actions:
             per_deal = []
