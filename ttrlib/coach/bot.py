@@ -8,14 +8,14 @@ played. ``stats`` counts the decisions of each kind, the CPU and the playouts th
 
 A decision's work is bounded twice (goal of issue 34: at most 2 s of CPU a decision on one
 core). First by fixed caps on its playouts (``MAX_PLAYOUTS``): the candidates are cut (never the
-preset's own move) until ``MIN_DEALS`` deals of them fit, and the deals until they fit. A keep
+preset's own move) until ``MIN_DEALS`` deals of them fit, then the deals until they fit. A keep
 at setup plays whole games out (0.12 to 0.17 s of CPU each on the benchmarks' loaded
-machine), so it compares the preset's keep with one other on 4 deals (the hint, which may take
-3 s, compares 3). The caps are the same on every machine: a
+machine), so it compares the preset's keep with one other on 3 deals (the hint, which may take
+3 s, compares 3 on 4). The caps are the same on every machine: a
 decision is a function of the view, the legal actions and the seed. Second, as a safety net,
 by a CPU deadline (``cpu_limit`` seconds of ``time.process_time`` from the start of the
-decision): no playout is started that would likely end past it, and the sampling stops there
-(``stats.stopped`` counts these decisions). Within the caps the deadline is not reached on the
+decision): no playout is started that would likely end past it, one still running past it is
+abandoned, and the sampling stops there (``stats.stopped`` counts these decisions). Within the caps the deadline is not reached on the
 benchmarks' machine; where it is (a slower or very loaded machine), the decision depends on
 the machine's speed: ``cpu_limit=None`` turns it off for results that are reproducible
 anywhere.
@@ -39,12 +39,13 @@ from .playout import DEFAULT_POLICY
 #: a team with at most this many trains is near the end (E1's trigger is 4): every claim and
 #: draw then decides the final scores, and a playout is short
 ENDGAME_TRAINS = 12
-#: playouts a decision may take, by kind: a setup keep plays whole games out (0.12 to 0.17 s
-#: of CPU each on the benchmarks' loaded machine: 2 keeps x 4 deals; 3 x 4, the hint's cap,
-#: took up to 2.3 s there), a later keep (T2) and an end-game move only the rest of the game
-MAX_PLAYOUTS = {"setup": 8, "tickets": 30, "endgame": 48}
+#: playouts a decision may take, by kind: a setup keep plays whole games out (0.12 to 0.25 s
+#: of CPU each on the benchmarks' loaded machine: 2 keeps x 3 deals; 3 x 4, the hint's cap,
+#: and 2 x 4 reached the 2 s deadline there in 1 decision in 12 and in 1 in 20), a later keep
+#: (T2) and an end-game move only the rest of the game
+MAX_PLAYOUTS = {"setup": 6, "tickets": 30, "endgame": 48}
 #: the fewest deals a comparison is worth: candidates are cut until this many fit the cap
-MIN_DEALS = 4
+MIN_DEALS = {"setup": 3, "tickets": 4, "endgame": 4}
 #: the CPU seconds a decision may take (issue 34's goal), and what is kept back of them for
 #: the work after the last playout (the estimates)
 CPU_LIMIT = 2.0
@@ -101,7 +102,7 @@ class CoachBot:
         default = self.preset.choose(view, legal)
         kind, candidates, budget = self._candidates(view, legal, default)
         cap = self.max_playouts(view, kind)
-        candidates = self._fit(view, candidates, cap, budget)
+        candidates = self._fit(view, candidates, cap, min(budget, self.min_deals(view, kind)))
         choice = default
         if len(candidates) > 1:
             self._asked += 1
@@ -131,14 +132,19 @@ class CoachBot:
         return MAX_PLAYOUTS.get(kind, 0)
 
     @staticmethod
-    def _fit(view: PlayerView, candidates: list[act.Action], cap: int, budget: int
+    def min_deals(view: PlayerView, kind: str) -> int:
+        """The fewest deals a comparison of ``kind`` is cut to fit (``MIN_DEALS``)."""
+        if kind == "tickets" and view.phase is Phase.SETUP_TICKETS:
+            return MIN_DEALS["setup"]
+        return MIN_DEALS.get(kind, 1)
+
+    @staticmethod
+    def _fit(view: PlayerView, candidates: list[act.Action], cap: int, deals: int
              ) -> list[act.Action]:
-        """``candidates`` cut until ``MIN_DEALS`` deals (or ``budget``, if fewer) fit in
-        ``cap`` playouts: the candidate that costs most playouts a deal goes first (a tunnel
-        claim costs one a case of its extra cost), the later one of equals; the preset's move
-        (the first) is kept."""
+        """``candidates`` cut until ``deals`` deals of them fit in ``cap`` playouts: the
+        candidate that costs most playouts a deal goes first (a tunnel claim costs one a case
+        of its extra cost), the later one of equals; the preset's move (the first) is kept."""
         out = list(candidates)
-        deals = min(MIN_DEALS, budget)
         while len(out) > 1 and playouts_per_deal(view, out) * deals > cap:
             cost = [playouts_per_deal(view, [a]) for a in out]
             drop = max(range(1, len(out)), key=lambda i: (cost[i], i))

@@ -113,10 +113,10 @@ def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget
 
     Bounds on the work: ``max_playouts`` caps the deals at the whole deals that many playouts
     allow (a fixed cap: the result stays a function of the arguments; it must allow one deal).
-    ``deadline``, a ``time.process_time()`` value, is checked before every deal and playout:
-    none is started that the dearest one so far would carry past it, and the deal it belonged
-    to is dropped for every action (the deals stay common to all); the evaluation says
-    ``stopped``.
+    ``deadline``, a ``time.process_time()`` value, is checked before every deal and playout
+    (none is started that the dearest one so far would carry past it) and every few actions
+    of a playout (one still running past it is abandoned); the deal stopped is dropped for
+    every action (the deals stay common to all), and the evaluation says ``stopped``.
     A deadline that is not reached changes nothing; one that is makes the result depend on the
     machine's speed."""
     if not isinstance(view, PlayerView):
@@ -165,8 +165,12 @@ def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget
                 if k is not None and not _arrange_reveal(state, color, reveals, k):
                     continue  # this deal cannot give k (its pile lacks the cards): skipped
                 t0 = time.process_time() if deadline is not None else 0.0
-                out: Outcome = play_out(state, team, policy_bots(view.players, seed * 7919 + i,
-                                                                 policy), first=a)
+                out: Outcome | None = play_out(
+                    state, team, policy_bots(view.players, seed * 7919 + i, policy), first=a,
+                    deadline=deadline)
+                if out is None:  # the deadline passed during the playout: abandoned
+                    stopped = True
+                    break
                 if deadline is not None:
                     dearest = max(dearest, time.process_time() - t0)
                 played += 1
