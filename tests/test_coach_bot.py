@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from test_coach import TUNNEL, _final_turn, _unseen
 
 from ttrlib import Game
@@ -17,6 +18,7 @@ from ttrlib import actions as act
 from ttrlib.bots import GreedyBot, decide
 from ttrlib.cards import CardCounts, Color
 from ttrlib.coach import CoachBot, CoachStrategy, evaluate, review
+from ttrlib.coach.bot import FAST_PLAYOUTS
 from ttrlib.coach.evaluate import playouts_per_deal
 from ttrlib.coach.playout import DEFAULT_POLICY
 from ttrlib.experiments import PRESETS, tournament
@@ -83,7 +85,8 @@ def test_tournament_takes_the_coach():
 # counted in playouts, not timed: a setup keep plays whole games out (0.12-0.25 s of CPU each),
 # a later keep or an end-game move only the rest of the game (benchmarks/bench_coach.py times
 # them). Raising a cap past these numbers makes this test fail: time the bench again first.
-CAPS = {"setup_tickets": 6, "choose_tickets": 30, "turn": 48}
+CAPS = {"setup_tickets": 30, "choose_tickets": 30, "turn": 64}  # the default coach's
+FAST = {"setup_tickets": 6, "choose_tickets": 30, "turn": 48}  # the coach held to 2 s
 
 
 def _counting(monkeypatch) -> list:
@@ -99,11 +102,14 @@ def _counting(monkeypatch) -> list:
     return calls
 
 
-def test_no_decision_plays_out_more_than_its_cap(monkeypatch):
+@pytest.mark.parametrize("fast", [False, True])
+def test_no_decision_plays_out_more_than_its_cap(monkeypatch, fast):
     calls = _counting(monkeypatch)
+    caps = FAST if fast else CAPS
     for seed in (34, 35):
         game = Game.new(players=4, seed=seed)
-        bots = [CoachBot(seed=[seed, s]) for s in range(4)]
+        bots = [CoachBot(seed=[seed, s], max_playouts=FAST_PLAYOUTS if fast else None)
+                for s in range(4)]
         seen: dict = {}
         while not game.is_over:
             bot = bots[game.to_move]
@@ -111,9 +117,9 @@ def test_no_decision_plays_out_more_than_its_cap(monkeypatch):
             before = len(calls)
             game.apply(decide(game, bot))
             n = len(calls) - before
-            assert n <= CAPS.get(phase, 0), (phase, n)
+            assert n <= caps.get(phase, 0), (phase, n)
             seen[phase] = max(seen.get(phase, 0), n)
-        assert seen["setup_tickets"] == CAPS["setup_tickets"]  # 2 keeps x 3 deals
+        assert seen["setup_tickets"] == caps["setup_tickets"]  # 5 x 6 or 2 x 3
         assert seen["turn"] > 0  # the end game was played out
         counted = [n for b in bots for n in b.stats.playout_counts]
         assert sum(counted) == len(calls)  # what the bench reports is what was played
@@ -129,10 +135,10 @@ def test_the_cpu_deadline_stops_sampling_between_playouts(monkeypatch):
     clock = iter(0.1 * i for i in range(10_000))
     monkeypatch.setattr(_time, "process_time", lambda: next(clock))
     game = Game.new(players=4, seed=34)
-    bot = CoachBot(seed=1)
+    bot = CoachBot(seed=1, max_playouts=FAST_PLAYOUTS, cpu_limit=2.0)
     bot.choose(game.view(game.to_move), game.legal_actions())
     assert bot.stats.stopped == 1 and bot.stats.playout_counts == [len(calls)]
-    assert 2 <= len(calls) < CAPS["setup_tickets"]  # a deal or more, not all three
+    assert 2 <= len(calls) < FAST["setup_tickets"]  # a deal or more, not all three
 
 
 def test_a_deadline_not_reached_changes_nothing():

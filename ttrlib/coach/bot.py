@@ -9,16 +9,17 @@ played. ``stats`` counts the decisions of each kind, the CPU and the playouts th
 A decision's work is bounded twice (goal of issue 34: at most 2 s of CPU a decision on one
 core). First by fixed caps on its playouts (``MAX_PLAYOUTS``): the candidates are cut (never the
 preset's own move) until ``MIN_DEALS`` deals of them fit, then the deals until they fit. A keep
-at setup plays whole games out (0.12 to 0.17 s of CPU each on the benchmarks' loaded
-machine), so it compares the preset's keep with one other on 3 deals (the hint, which may take
-3 s, compares 3 on 4). The caps are the same on every machine: a
-decision is a function of the view, the legal actions and the seed. Second, as a safety net,
-by a CPU deadline (``cpu_limit`` seconds of ``time.process_time`` from the start of the
-decision): no playout is started that would likely end past it, one still running past it is
-abandoned, and the sampling stops there (``stats.stopped`` counts these decisions). Within the caps the deadline is not reached on the
-benchmarks' machine; where it is (a slower or very loaded machine), the decision depends on
-the machine's speed: ``cpu_limit=None`` turns it off for results that are reproducible
-anywhere.
+at setup plays whole games out (0.12 to 0.25 s of CPU each on the benchmarks' loaded machine):
+the default caps (5 keeps x 6 deals, the coach that beat the careful tunneller) take up to
+about 5 s there; ``FAST_PLAYOUTS`` (2 keeps x 3 deals) keep within 2 s but the coach then won
+only 88 of 150 games (58.7%, Wilson 50.7% to 66.2%; the goal is 65% with the low end above
+55%): the goal of 2 s is not met with the default, and no setting measured meets both goals. The caps are the same on every machine: a
+decision is a function of the view, the legal actions and the seed. Second, as a safety net (off by default; on with
+the fast caps), by a CPU deadline (``cpu_limit`` seconds of ``time.process_time`` from the
+start of the decision): no playout is started that would likely end past it, one still running
+past it is abandoned, and the sampling stops there (``stats.stopped`` counts these decisions).
+A deadline not reached changes nothing; one reached makes the decision depend on the machine's
+speed and load (at load 4 to 38, 1 played-out decision in 24 of the fast coach's).
 """
 
 from __future__ import annotations
@@ -39,11 +40,15 @@ from .playout import DEFAULT_POLICY
 #: a team with at most this many trains is near the end (E1's trigger is 4): every claim and
 #: draw then decides the final scores, and a playout is short
 ENDGAME_TRAINS = 12
-#: playouts a decision may take, by kind: a setup keep plays whole games out (0.12 to 0.25 s
-#: of CPU each on the benchmarks' loaded machine: 2 keeps x 3 deals; 3 x 4, the hint's cap,
-#: and 2 x 4 reached the 2 s deadline there in 1 decision in 12 and in 1 in 20), a later keep
-#: (T2) and an end-game move only the rest of the game
-MAX_PLAYOUTS = {"setup": 6, "tickets": 30, "endgame": 48}
+#: playouts a decision may take, by kind (a setup keep plays whole games out, a later keep, T2,
+#: and an end-game move only the rest of the game). The default: 5 keeps x 6 deals at setup,
+#: the coach that won 139 of 200 games against the careful tunneller (benchmarks/bench_coach.py)
+#: but took up to 4.6 to 5.8 s of CPU for a setup keep on the benchmarks' loaded machine
+MAX_PLAYOUTS = {"setup": 30, "tickets": 30, "endgame": 64}
+#: within 2 s of CPU a decision there (with ``CPU_LIMIT``): 2 keeps x 3 deals at setup (a whole
+#: game 0.12 to 0.25 s of CPU; 3 x 4, the hint's cap, and 2 x 4 reached the 2 s deadline in 1
+#: decision in 12 and in 1 in 20); it won only 88 of 150 games (58.7%, bench_coach.py)
+FAST_PLAYOUTS = {"setup": 6, "tickets": 30, "endgame": 48}
 #: the fewest deals a comparison is worth: candidates are cut until this many fit the cap
 MIN_DEALS = {"setup": 3, "tickets": 4, "endgame": 4}
 #: the CPU seconds a decision may take (issue 34's goal), and what is kept back of them for
@@ -81,11 +86,12 @@ class CoachBot:
     """A bot that plays by the coach: ``choose(view, legal)`` as the other bots (``bots.play``
     and ``experiments.tournament`` take it). ``budget``: deals per coached ticket keep;
     the end game uses ``endgame_budget`` (its playouts are short); both within the caps of
-    ``MAX_PLAYOUTS``. ``cpu_limit``: CPU seconds a decision may take (``None``: no deadline)."""
+    ``max_playouts`` (``MAX_PLAYOUTS``, or ``FAST_PLAYOUTS``). ``cpu_limit``: CPU seconds a
+    decision may take (``None``: no deadline; ``CPU_LIMIT`` with ``FAST_PLAYOUTS``)."""
 
     def __init__(self, seed: Seed = None, strategy: Strategy = DEFAULT_POLICY, *,
                  budget: int = 6, endgame_budget: int = 8,
-                 cpu_limit: float | None = CPU_LIMIT):
+                 max_playouts: dict | None = None, cpu_limit: float | None = None):
         self.seed = seed
         # a stable number for any seed (str's hash changes from one process to the next)
         self._seed_base = seed if isinstance(seed, int) and seed >= 0 else \
@@ -93,6 +99,7 @@ class CoachBot:
         self.strategy = strategy
         self.preset = GreedyBot(seed=seed, strategy=strategy)
         self.budget, self.endgame_budget = budget, endgame_budget
+        self.caps = dict(MAX_PLAYOUTS if max_playouts is None else max_playouts)
         self.cpu_limit = cpu_limit
         self.stats = CoachStats()
         self._asked = 0
@@ -124,12 +131,11 @@ class CoachBot:
         return choice
 
     # --- where the coach is asked, and what it compares ------------------------------------------
-    @staticmethod
-    def max_playouts(view: PlayerView, kind: str) -> int:
-        """The cap on the playouts of a decision of ``kind`` (``MAX_PLAYOUTS``)."""
+    def max_playouts(self, view: PlayerView, kind: str) -> int:
+        """The cap on the playouts of a decision of ``kind`` (``caps``)."""
         if kind == "tickets" and view.phase is Phase.SETUP_TICKETS:
-            return MAX_PLAYOUTS["setup"]
-        return MAX_PLAYOUTS.get(kind, 0)
+            return self.caps["setup"]
+        return self.caps.get(kind, 0)
 
     @staticmethod
     def min_deals(view: PlayerView, kind: str) -> int:
@@ -230,13 +236,16 @@ class CoachStrategy(Strategy):
     odds_aware: bool = True
     budget: int = 6
     endgame_budget: int = 8
-    cpu_limit: float | None = CPU_LIMIT
+    #: ``True``: the coach held to 2 s of CPU a decision (``FAST_PLAYOUTS``, ``CPU_LIMIT``)
+    fast: bool = False
 
     def make_bot(self, seed: Seed) -> CoachBot:
         base = Strategy(self.name, self.first_card, self.locomotives, self.share_tickets,
                         self.share_until, self.tunnel_threshold, self.odds_aware)
         return CoachBot(seed=seed, strategy=base, budget=self.budget,
-                        endgame_budget=self.endgame_budget, cpu_limit=self.cpu_limit)
+                        endgame_budget=self.endgame_budget,
+                        max_playouts=FAST_PLAYOUTS if self.fast else MAX_PLAYOUTS,
+                        cpu_limit=CPU_LIMIT if self.fast else None)
 
     def describe(self) -> str:
         return (f"{self.name}: the careful tunneller's choices, overruled where playouts from "
