@@ -10,16 +10,19 @@ A decision's work is bounded twice (goal of issue 34: at most 2 s of CPU a decis
 core). First by fixed caps on its playouts (``MAX_PLAYOUTS``): the candidates are cut (never the
 preset's own move) until ``MIN_DEALS`` deals of them fit, then the deals until they fit. A keep
 at setup plays whole games out (0.12 to 0.25 s of CPU each on the benchmarks' loaded machine):
-the default caps (5 keeps x 6 deals, the coach that beat the careful tunneller) take up to
-about 5 s there; ``FAST_PLAYOUTS`` (2 keeps x 3 deals) keep within 2 s but the coach then won
-only 88 of 150 games (58.7%, Wilson 50.7% to 66.2%; the goal is 65% with the low end above
-55%): the goal of 2 s is not met with the default, and no setting measured meets both goals. The caps are the same on every machine: a
-decision is a function of the view, the legal actions and the seed. Second, as a safety net (off by default; on with
-the fast caps), by a CPU deadline (``cpu_limit`` seconds of ``time.process_time`` from the
-start of the decision): no playout is started that would likely end past it, one still running
-past it is abandoned, and the sampling stops there (``stats.stopped`` counts these decisions).
-A deadline not reached changes nothing; one reached makes the decision depend on the machine's
-speed and load (at load 4 to 38, 1 played-out decision in 24 of the fast coach's).
+the default caps (5 keeps x 6 deals, the coach that beat the careful tunneller) take up to about
+5 s there; ``FAST_PLAYOUTS`` (2 keeps x 3 deals, with the deadline) bring a played-out
+decision's 95th percentile to 1.3 s (its max, 4.5 s, not explained: most likely the garbage
+collector of the benchmark's process) but the coach then won only 88 of 150 games (58.7%, Wilson
+50.7% to 66.2%; the goal is 65% with the low end above 55%): the goal of 2 s is not met with the
+default, and no setting measured meets both goals. The caps are the same on every machine: a
+decision is a function of the view, the legal actions and the seed. Second, as a safety net (off
+by default; on with the fast caps), by a CPU deadline (``cpu_limit`` seconds of
+``time.process_time`` from the start of the decision): no playout is started that would likely
+end past it, one still running past it is abandoned, and the sampling stops there
+(``stats.stopped`` counts these decisions). A deadline not reached changes nothing; one reached
+makes the decision depend on the machine's speed and load (at load 4 to 38, 1 played-out
+decision in 24 of the fast coach's).
 """
 
 from __future__ import annotations
