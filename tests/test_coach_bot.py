@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from test_coach import TUNNEL, _final_turn, _unseen
 
+from ttrlib import Game
 from ttrlib import actions as act
 from ttrlib.bots import GreedyBot, decide
 from ttrlib.cards import CardCounts, Color
-from ttrlib.coach import CoachBot, CoachStrategy, review
+from ttrlib.coach import CoachBot, CoachStrategy, evaluate, review
+from ttrlib.coach.bot import FAST_PLAYOUTS
+from ttrlib.coach.evaluate import playouts_per_deal
 from ttrlib.coach.playout import DEFAULT_POLICY
 from ttrlib.experiments import PRESETS, tournament
 
@@ -75,3 +79,85 @@ def test_tournament_takes_the_coach():
                         games=2, seed=4, executor="serial", progress=False)
     assert [row.games for row in result.rows] == [2, 2]
     assert result.rows[0].strategy.name == "coach"
+
+
+# --- the work of a decision is bounded (issue 34: at most 2 s of CPU a decision) ---------------
+# counted in playouts, not timed: a setup keep plays whole games out (0.12-0.25 s of CPU each),
+# a later keep or an end-game move only the rest of the game (benchmarks/bench_coach.py times
+# them). Raising a cap past these numbers makes this test fail: time the bench again first.
+CAPS = {"setup_tickets": 30, "choose_tickets": 30, "turn": 64}  # the default coach's
+FAST = {"setup_tickets": 6, "choose_tickets": 30, "turn": 48}  # the coach held to 2 s
+
+
+def _counting(monkeypatch) -> list:
+    """Every playout of the coach counted (and faked: a tie, so the preset's move stands and
+    a whole game of decisions costs little)."""
+    import importlib
+
+    from ttrlib.coach.playout import Outcome
+
+    calls: list = []
+    module = importlib.import_module("ttrlib.coach.evaluate")  # the package's name is the function
+    monkeypatch.setattr(module, "play_out", lambda *a, **k: calls.append(1) or Outcome(False, 0))
+    return calls
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_no_decision_plays_out_more_than_its_cap(monkeypatch, fast):
+    calls = _counting(monkeypatch)
+    caps = FAST if fast else CAPS
+    for seed in (34, 35):
+        game = Game.new(players=4, seed=seed)
+        bots = [CoachBot(seed=[seed, s], max_playouts=FAST_PLAYOUTS if fast else None)
+                for s in range(4)]
+        seen: dict = {}
+        while not game.is_over:
+            bot = bots[game.to_move]
+            phase = game.view(game.to_move).phase.value
+            before = len(calls)
+            game.apply(decide(game, bot))
+            n = len(calls) - before
+            assert n <= caps.get(phase, 0), (phase, n)
+            seen[phase] = max(seen.get(phase, 0), n)
+        assert seen["setup_tickets"] == caps["setup_tickets"]  # 5 x 6 or 2 x 3
+        assert seen["turn"] > 0  # the end game was played out
+        counted = [n for b in bots for n in b.stats.playout_counts]
+        assert sum(counted) == len(calls)  # what the bench reports is what was played
+        calls.clear()
+
+
+def test_the_cpu_deadline_stops_sampling_between_playouts(monkeypatch):
+    """A fake clock (each reading 0.1 s later) stands for a slow machine: the deadline stops
+    the sampling at a deal's end, every action keeps the same deals, and ``stats`` says so."""
+    import time as _time
+
+    calls = _counting(monkeypatch)
+    clock = iter(0.1 * i for i in range(10_000))
+    monkeypatch.setattr(_time, "process_time", lambda: next(clock))
+    game = Game.new(players=4, seed=34)
+    bot = CoachBot(seed=1, max_playouts=FAST_PLAYOUTS, cpu_limit=2.0)
+    bot.choose(game.view(game.to_move), game.legal_actions())
+    assert bot.stats.stopped == 1 and bot.stats.playout_counts == [len(calls)]
+    assert 2 <= len(calls) < FAST["setup_tickets"]  # a deal or more, not all three
+
+
+def test_a_deadline_not_reached_changes_nothing():
+    game = _final_turn(CardCounts(green=4))
+    view, legal = game.view(0), [act.DrawCard("deck"), CLAIM, SURE]
+    plain = evaluate(view, legal, seed=5, budget=3)
+    timed = evaluate(view, legal, seed=5, budget=3, deadline=float("inf"))
+    assert timed.estimates == plain.estimates and not timed.stopped
+    assert timed.deals == 3 and timed.playouts == plain.playouts
+    capped = evaluate(view, legal, seed=5, budget=3, max_playouts=playouts_per_deal(view, legal))
+    assert capped.deals == 1
+
+
+def test_a_playout_past_its_deadline_is_abandoned():
+    from ttrlib.coach.playout import play_out, policy_bots
+
+    game = Game.new(players=4, seed=34)
+    for _ in range(4):  # past the setup keeps
+        game.apply(decide(game, GreedyBot(seed=0)))
+    state = game.state.copy()
+    assert play_out(state, 0, policy_bots(4, 1), deadline=-1.0) is None  # long passed
+    assert state.phase.value == "turn"  # stopped at once, not played on

@@ -20,6 +20,7 @@ the team's margin over the best other team, with a t interval. Both are estimate
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,6 +68,11 @@ class Evaluation:
     estimates: tuple[Estimate, ...]
     #: per action: its playouts' (weight, won, margin), deal by deal (for paired comparisons)
     samples: dict
+    #: deals played out (``budget``, fewer under ``max_playouts``, or fewer when ``deadline``
+    #: stopped the sampling: then ``stopped``) and the playouts they took
+    deals: int = 0
+    playouts: int = 0
+    stopped: bool = False
 
     @property
     def best(self) -> Estimate:
@@ -85,16 +91,34 @@ class Evaluation:
         diffs = [sum(w * x for w, x, _ in da) - sum(w * x for w, x, _ in db)
                  for da, db in zip(a, b)]
         n = len(diffs)
+        if not n:  # no deal played out (a deadline stopped the first): nothing is known
+            return 0.0, math.inf
         mean = sum(diffs) / n
         sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
         return mean, 1.96 * sd / math.sqrt(n)
 
 
+def playouts_per_deal(view: PlayerView, actions: Sequence[act.Action]) -> int:
+    """The playouts one deal costs for ``actions``: one an action, one per extra cost for a
+    tunnel claim (its exact law's cases)."""
+    return sum(len(_cases(view, a)) for a in dict.fromkeys(actions))
+
+
 def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget: int = 16,
-             policy: Strategy = DEFAULT_POLICY) -> Evaluation:
+             policy: Strategy = DEFAULT_POLICY, max_playouts: int | None = None,
+             deadline: float | None = None) -> Evaluation:
     """Each action of ``legal`` (the seat to move's legal actions, or a part of them) with its
     estimate from ``budget`` deals of what ``view``'s seat cannot see, best first (win share,
-    then points). Reads only ``view`` and ``legal`` (I1)."""
+    then points). Reads only ``view`` and ``legal`` (I1).
+
+    Bounds on the work: ``max_playouts`` caps the deals at the whole deals that many playouts
+    allow (a fixed cap: the result stays a function of the arguments; it must allow one deal).
+    ``deadline``, a ``time.process_time()`` value, is checked before every deal and playout
+    (none is started that the dearest one so far would carry past it) and every few actions
+    of a playout (one still running past it is abandoned); the deal stopped is dropped for
+    every action (the deals stay common to all), and the evaluation says ``stopped``.
+    A deadline that is not reached changes nothing; one that is makes the result depend on the
+    machine's speed."""
     if not isinstance(view, PlayerView):
         raise TypeError(f"view: a PlayerView (Game.view(seat)), not {type(view).__name__}")
     if type(budget) is not int or not 1 <= budget <= MAX_BUDGET:
@@ -108,25 +132,62 @@ def evaluate(view: PlayerView, legal: Sequence[act.Action], *, seed: int, budget
         view = PlayerView(**{f: getattr(view, f) for f in PlayerView.__dataclass_fields__})
     team = view.team
     cases = {a: _cases(view, a) for a in actions}
+    deals = budget
+    if max_playouts is not None:
+        per = sum(len(c) for c in cases.values())
+        if type(max_playouts) is not int or max_playouts < per:
+            raise ValueError(f"max_playouts: at least one deal's {per} playouts, "
+                             f"not {max_playouts!r}")
+        deals = min(budget, max_playouts // per)
     samples: dict = {a: [] for a in actions}
     chooser = _setup_chooser(policy)
-    for i in range(budget):
+    played = dealt = 0
+    dearest = 0.0  # CPU seconds of the dearest playout so far (the deadline's forecast)
+    dearest_deal = 0.0  # and of the dearest deal made so far
+    stopped = False
+    for i in range(deals):
+        if deadline is not None:
+            t0 = time.process_time()
+            if t0 + dearest_deal + dearest > deadline:
+                stopped = True
+                break
         base = world(view, np.random.default_rng([seed, i]), chooser)
+        if deadline is not None:
+            dearest_deal = max(dearest_deal, time.process_time() - t0)
+        deal: dict = {}
         for a in actions:
             per_deal = []
             for weight, k, color, reveals in cases[a]:
+                if deadline is not None and time.process_time() + dearest > deadline:
+                    stopped = True
+                    break
                 state = base.copy()
                 if k is not None and not _arrange_reveal(state, color, reveals, k):
                     continue  # this deal cannot give k (its pile lacks the cards): skipped
-                out: Outcome = play_out(state, team, policy_bots(view.players, seed * 7919 + i,
-                                                                 policy), first=a)
+                t0 = time.process_time() if deadline is not None else 0.0
+                out: Outcome | None = play_out(
+                    state, team, policy_bots(view.players, seed * 7919 + i, policy), first=a,
+                    deadline=deadline)
+                if out is None:  # the deadline passed during the playout: abandoned
+                    stopped = True
+                    break
+                if deadline is not None:
+                    dearest = max(dearest, time.process_time() - t0)
+                played += 1
                 per_deal.append((weight, float(out.won), float(out.margin)))
+            if stopped:
+                break
             total = sum(w for w, _, _ in per_deal)
             # the cases a deal could not give: the others' weights are scaled to sum to one
-            samples[a].append([(w / total, x, m) for w, x, m in per_deal] if total else [])
+            deal[a] = [(w / total, x, m) for w, x, m in per_deal] if total else []
+        if stopped:  # an unfinished deal is dropped for every action
+            break
+        for a in actions:
+            samples[a].append(deal[a])
+        dealt += 1
     estimates = [_estimate(a, samples[a], cases[a], view) for a in actions]
     estimates.sort(key=lambda e: (-e.win_share, -e.points))
-    return Evaluation(view.seat, seed, budget, tuple(estimates), samples)
+    return Evaluation(view.seat, seed, budget, tuple(estimates), samples, dealt, played, stopped)
 
 
 Case = tuple[float, "int | None", "Color | None", int]  # weight, extra cost, colour, reveals

@@ -7,6 +7,7 @@ thin wrapper around it), so it costs what a bot game costs from that point on.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from .. import actions as act
@@ -34,15 +35,24 @@ def policy_bots(players: int, seed: int, strategy: Strategy = DEFAULT_POLICY) ->
     return [GreedyBot(seed=[seed, s], strategy=strategy) for s in range(players)]
 
 
+#: actions between two readings of the CPU clock when a playout has a deadline
+DEADLINE_EVERY = 8
+
+
 def play_out(state: GameState, team: int, bots: list[GreedyBot],
-             first: act.Action | None = None) -> Outcome:
-    """Apply ``first`` (if given), then play ``state`` (changed in place) to the end."""
+             first: act.Action | None = None, deadline: float | None = None
+             ) -> Outcome | None:
+    """Apply ``first`` (if given), then play ``state`` (changed in place) to the end. With a
+    ``deadline`` (a ``time.process_time()`` value, read every ``DEADLINE_EVERY`` actions) a
+    playout still running when it passes is abandoned: ``None``."""
     game = Game._around(state)
     if first is not None:
         game.apply(first)
-    for _ in range(MAX_PLAYOUT_ACTIONS):
+    for n in range(MAX_PLAYOUT_ACTIONS):
         if game.is_over:
             break
+        if deadline is not None and n % DEADLINE_EVERY == 0 and time.process_time() > deadline:
+            return None
         game.apply(decide(game, bots[game.to_move]))
     return outcome(game, team)
 
