@@ -118,6 +118,11 @@ _SLOW = {
     "test_bot_at_my_seat.py::test_a_bots_turn_at_my_seat_is_shown_on_my_page",
     "test_odds.py::test_sympy_formula_agrees_with_fractions_on_a_grid",
     "test_deals.py::test_a_game_without_a_number_is_none_of_the_9000_four_digit_deals",
+    # the team game's refusals at a class table (an in-process table and a remote session per
+    # phase, 2-4 s each); the same refusals of the local game stay in the quick loop
+    *(f"test_widget_refusals.py::test_every_refusal_of_the_team_game_names_a_rule_and_no_field"
+      f"[table-{phase}]" for phase in ("setup_tickets", "turn", "second_card", "place_card",
+                                       "choose_tickets", "tunnel", "over")),
     # the coach's hint at a class table asked three times (about 15 CPU-seconds)
     "test_remote_widget_secrets.py::test_the_coachs_hint_at_a_class_table_depends_only_on_the_seat",
 }
