@@ -146,27 +146,33 @@ def test_without_refill_sizes_voila_refills_the_whole_class(tmp_path, monkeypatc
     assert (started, waiting) == (2 * CLASS, CLASS)
 
 
-def test_the_classroom_config_asks_for_three_spares_for_a_class_lesson(monkeypatch):
-    # the config file sets what the server's kernels inherit (TTR_CLASSROOM, JUPYTER_PATH) and
-    # puts its folder on sys.path: all put back after the test, or later tests run "in a class"
+def _classroom_config(monkeypatch, env: dict) -> Config:
+    """classroom/voila.py read with ``env`` set (and the TTR_CLASS_* variables it does not name
+    unset). The config file sets what the server's kernels inherit (TTR_CLASSROOM, JUPYTER_PATH)
+    and puts its folder on sys.path: all put back after the test, or later tests run "in a
+    class"."""
     for name in ("TTR_CLASSROOM", "JUPYTER_PATH"):
         monkeypatch.setenv(name, "")
         monkeypatch.delenv(name)
     monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in ("TTR_CLASS_LESSON", "TTR_CLASS_SIZE", "TTR_CLASS_SPARE", "TTR_CLASS_LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    c = Config()
+    path = Path(__file__).resolve().parents[1] / "classroom" / "voila.py"
+    exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda c=c: c,
+                                                         "__file__": str(path)})
+    return c
+
+
+def test_the_classroom_config_asks_for_three_spares_for_a_class_lesson(monkeypatch):
     for env, expected in (({"TTR_CLASS_LESSON": "01-card-splits.ipynb", "TTR_CLASS_SIZE": "30"},
                            {"01-card-splits.ipynb": 3}),
                           ({"TTR_CLASS_LESSON": "01-card-splits.ipynb", "TTR_CLASS_SIZE": "30",
                             "TTR_CLASS_SPARE": "6"}, {"01-card-splits.ipynb": 6}),
                           ({}, None)):
-        for name in ("TTR_CLASS_LESSON", "TTR_CLASS_SIZE", "TTR_CLASS_SPARE"):
-            monkeypatch.delenv(name, raising=False)
-        for name, value in env.items():
-            monkeypatch.setenv(name, value)
-        c = Config()
-        path = Path(__file__).resolve().parents[1] / "classroom" / "voila.py"
-        exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda c=c: c,
-                                                             "__file__": str(path)})
-        got = c.ClassroomKernelManager.get("refill_sizes")
+        got = _classroom_config(monkeypatch, env).ClassroomKernelManager.get("refill_sizes")
         assert got == expected, env
 
 
@@ -180,19 +186,7 @@ def test_the_classroom_config_asks_for_three_spares_for_a_class_lesson(monkeypat
 def test_translated_lessons_get_waiting_kernels_only_in_the_class_language(monkeypatch, env, warm):
     """A kernel waits for a Russian lesson only when the class reads Russian (CLASS_LANG) or it is
     the lesson of the day: a kernel for every lesson in every language doubles a server's."""
-    for name in ("TTR_CLASSROOM", "JUPYTER_PATH"):
-        monkeypatch.setenv(name, "")
-        monkeypatch.delenv(name)
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    for name in ("TTR_CLASS_LESSON", "TTR_CLASS_SIZE", "TTR_CLASS_LANG"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    c = Config()
-    path = Path(__file__).resolve().parents[1] / "classroom" / "voila.py"
-    exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda c=c: c,
-                                                         "__file__": str(path)})
-    deny = c.VoilaKernelManager.preheat_denylist
+    deny = _classroom_config(monkeypatch, env).VoilaKernelManager.preheat_denylist
     paths = ["01-card-splits.ipynb", "ru/01-card-splits.ipynb", "ru/02-tickets-and-sharing.ipynb",
              "teachers.ipynb"]
     got = {p for p in paths if not any(re.match(d, f"/srv/notebooks/{p}") for d in deny)}

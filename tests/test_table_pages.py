@@ -84,18 +84,23 @@ def test_a_form_posted_from_another_site_or_without_the_pages_token_is_refused(s
                      {"Authorization": f"Bearer {server.token}"}) == 303
 
 
-def test_a_bot_on_a_seat_the_table_lacks_is_refused_not_dropped(server):
+def _refused_form(server, fields: str) -> tuple[int, str]:
+    """A Tables form posted as the teacher's own page posts it, refused: (status, page)."""
     cookie = cookie_of(server)
     xsrf_cookie, field = xsrf_of(server, cookie)
-    before = len(tables(server))
     req = urllib.request.Request(server.url + "/teacher/tables",
-                                 data=f"players=4&bot=C1&_xsrf={field}".encode(), method="POST",
+                                 data=f"{fields}&_xsrf={field}".encode(), method="POST",
                                  headers={"Cookie": f"{cookie}; {xsrf_cookie}",
                                           "Content-Type": "application/x-www-form-urlencoded"})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(req, timeout=30)
-    page = refused.value.read().decode()
-    assert refused.value.code == 400 and "C1" in page and "Back to the tables" in page
+    return refused.value.code, refused.value.read().decode()
+
+
+def test_a_bot_on_a_seat_the_table_lacks_is_refused_not_dropped(server):
+    before = len(tables(server))
+    status, page = _refused_form(server, "players=4&bot=C1")
+    assert status == 400 and "C1" in page and "Back to the tables" in page
     assert "Traceback" not in page and len(tables(server)) == before
 
 
@@ -107,16 +112,9 @@ def test_a_bot_on_a_seat_the_table_lacks_is_refused_not_dropped(server):
 def test_the_tables_forms_slips_are_refused_in_the_teachers_words(server, fields, words):
     # the API's sentences start with its field names ("seed: ...", "bots: ..."), which the form
     # never showed the teacher (issue 32, item 9)
-    cookie = cookie_of(server)
-    xsrf_cookie, field = xsrf_of(server, cookie)
-    req = urllib.request.Request(server.url + "/teacher/tables",
-                                 data=f"{fields}&_xsrf={field}".encode(), method="POST",
-                                 headers={"Cookie": f"{cookie}; {xsrf_cookie}",
-                                          "Content-Type": "application/x-www-form-urlencoded"})
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(req, timeout=30)
-    text = html.unescape(refused.value.read().decode())
-    assert refused.value.code == 400 and all(w in text for w in words), text
+    status, page = _refused_form(server, fields)
+    text = html.unescape(page)
+    assert status == 400 and all(w in text for w in words), text
     assert "seed:" not in text and "bots:" not in text and "Back to the tables" in text
 
 
