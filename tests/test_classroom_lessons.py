@@ -135,8 +135,12 @@ def test_lesson_in_the_classroom_app(browser, app, name, width):
         # no dead end: the page keeps its links to lessons only (the app serves nothing else),
         # and no " · " is left dangling where a link went
         links = page.evaluate(LINKS)
+        # beside them, the link to the lesson's Russian copy where there is one (issue 35)
+        sibling = [link for link in links if "?lang=" in link]
+        translated = (ROOT / "notebooks" / "ru" / name).exists()
+        assert sibling == ([f"/voila/render/{name}?lang=ru"] if translated else []), links
         assert all(re.fullmatch(r"[0-9]{2}-[\w-]+\.ipynb", link) for link in links
-                   if ".ipynb" in link), links
+                   if ".ipynb" in link and link not in sibling), links
         assert not re.search(r"(^|\n) *·|· *(\n|$)|· *·", text), re.findall(r".{30}·.{30}", text)
 
         key = load_key(name, KEYS)
