@@ -237,10 +237,12 @@ def test_the_russian_lesson_in_chromium_at_1280_and_400_px(server):
             assert switch.count() == 1 and switch.inner_text() == "English"
             box = switch.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
-            # the Russian lesson's links: the untranslated lesson 01 in English, no dead end
+            # the Russian lesson's links: lesson 01 is translated, so its link stays in the
+            # folder; no link to the teacher's material (test_lesson_translations checks that an
+            # untranslated lesson is linked one folder up, in English)
             hrefs = page.evaluate("() => [...document.querySelectorAll('#rendered_cells a[href]')]"
                                   ".map(a => a.getAttribute('href'))")
-            assert "../01-card-splits.ipynb" in hrefs and not [
+            assert "01-card-splits.ipynb" in hrefs and not [
                 x for x in hrefs if re.search(r"(teachers|glossary|cheat-sheet)\.ipynb", x)], hrefs
             # the lesson scrolls inside the page: a window as tall as it, to see it whole
             tall = page.evaluate("() => Math.max(...[...document.querySelectorAll('*')]"

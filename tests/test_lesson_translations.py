@@ -125,3 +125,20 @@ def test_links_point_to_a_built_sibling_or_one_folder_up():
 def test_the_russian_folder_holds_only_built_lessons():
     built = {name for lang, name in BUILT if lang == "ru"}
     assert {p.name for p in (NOTEBOOKS / "ru").glob("*.ipynb")} == built
+
+
+def test_lesson_00s_table_links_an_untranslated_lesson_to_the_english_one(tmp_path, monkeypatch):
+    """Lesson 00's table of lessons is written by its code in the kernel's folder: in a
+    translated copy a lesson not yet translated is the English one a folder up, not a dead link."""
+    from ttrlib.lessons.start_here import lessons_table
+
+    (tmp_path / "ru").mkdir()
+    for name in ("01-card-splits.ipynb", "05-tunnel-odds.ipynb"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "ru" / "01-card-splits.ipynb").write_text("{}")
+    monkeypatch.chdir(tmp_path / "ru")
+    table = lessons_table()
+    assert "(01-card-splits.ipynb)" in table and "(../05-tunnel-odds.ipynb)" in table
+    monkeypatch.chdir(tmp_path)  # the English folder: every lesson beside it, links unchanged
+    table = lessons_table()
+    assert "(01-card-splits.ipynb)" in table and "(05-tunnel-odds.ipynb)" in table

@@ -7,6 +7,8 @@ catalogue, never typed in.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .. import display as pics
 from ..board import Board, teaching_board
 from ..cards import EMPTY, TRAIN_COLORS, CardCounts, Color, standard_deck
@@ -59,12 +61,19 @@ def deck_words() -> str:
             f"to take (C5); the team's train cardholder starts empty (C4).")
 
 
+def _lesson_href(file: str) -> str:
+    """The link to a lesson from the kernel's folder: in a translated copy (notebooks/ru) a lesson
+    not yet translated is the English one a folder up, not a dead link (issue 35)."""
+    here, up = Path(file), Path("..") / file
+    return f"../{file}" if not here.exists() and up.exists() else file
+
+
 def lessons_table(current: str = "00") -> str:
     """The lessons with their rules and times, from the lesson catalogue (one set of times)."""
     rows = ["| lesson | what you learn first | rules | time |", "|---|---|---|---|"]
     for entry in catalog.lessons():
         name = f"**{entry.name}**" + (" (this one)" if entry.id == current else "")
-        link = name if entry.id == current else f"[{entry.name}]({entry.file})"
+        link = name if entry.id == current else f"[{entry.name}]({_lesson_href(entry.file)})"
         rows.append(f"| {link} | {entry.goals[0]} | {', '.join(entry.rules)} | "
                     f"{entry.minutes}\u00a0min |")
     total = catalog.total_minutes()
