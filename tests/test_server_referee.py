@@ -293,40 +293,39 @@ def test_the_public_log_is_sent_from_since(server):
     assert part["event_data"] == whole["event_data"][2:]
 
 
-def test_past_the_public_cap_a_page_gets_503_and_a_seat_still_its_answer(server, monkeypatch):
-    monkeypatch.setattr(referee, "MAX_PUBLIC_WAITERS", 3)
-    table = server.new_table(players=4, seed=7)
-    tid = table["table"]
-    answers, threads = _wait_all(server, [f"/api/tables/{tid}/public?after=0"] * 3)
+def _past_the_cap(server, table, crowd: str, refused_word: str, other: str) -> list:
+    """Fill a cap with long-polls on ``crowd``, check one more gets 503 naming ``refused_word``,
+    then wait on ``other`` and make a move: the answers of the crowd and of ``other``."""
+    cap = referee.MAX_PUBLIC_WAITERS if "/public" in crowd else referee.MAX_SEAT_WAITERS
+    answers, threads = _wait_all(server, [crowd] * cap)
     time.sleep(1.0)
-    status, answer, headers = server.request("GET", f"/api/tables/{tid}/public?after=0")
-    assert status == 503 and "waiting" in answer["error"] and headers["Retry-After"]
-    # the public's crowd never shuts a seat out: B1's long-poll waits and gets the move
-    seat, seat_threads = _wait_all(server, [seat_path(table, "B1", query="&after=0")])
+    status, answer, headers = server.request("GET", crowd)
+    assert status == 503 and refused_word in answer["error"] and headers["Retry-After"]
+    late, late_threads = _wait_all(server, [other])
     time.sleep(1.0)
     assert server.request("POST", seat_path(table, "A1", "/actions"),
                           first_legal(server, table))[0] == 200
-    for t in threads + seat_threads:
+    for t in threads + late_threads:
         t.join(30)
-    assert [a[0] for a in answers] == [200] * 3
-    assert seat[0][0] == 200 and seat[0][1]["version"] == 1
+    return answers + late
+
+
+def test_past_the_public_cap_a_page_gets_503_and_a_seat_still_its_answer(server, monkeypatch):
+    monkeypatch.setattr(referee, "MAX_PUBLIC_WAITERS", 3)
+    table = server.new_table(players=4, seed=7)
+    # the public's crowd never shuts a seat out: B1's long-poll waits and gets the move
+    got = _past_the_cap(server, table, f"/api/tables/{table['table']}/public?after=0", "waiting",
+                        seat_path(table, "B1", query="&after=0"))
+    assert [a[0] for a in got] == [200] * 4 and got[-1][1]["version"] == 1
 
 
 def test_past_a_seats_own_cap_that_seat_gets_503_and_another_seat_its_answer(server,
                                                                             monkeypatch):
     monkeypatch.setattr(referee, "MAX_SEAT_WAITERS", 2)
     table = server.new_table(players=4, seed=8)
-    answers, threads = _wait_all(server, [seat_path(table, "B1", query="&after=0")] * 2)
-    time.sleep(1.0)
-    status, answer, headers = server.request("GET", seat_path(table, "B1", query="&after=0"))
-    assert status == 503 and "B1" in answer["error"] and headers["Retry-After"]
-    other, other_threads = _wait_all(server, [seat_path(table, "B2", query="&after=0")])
-    time.sleep(1.0)
-    assert server.request("POST", seat_path(table, "A1", "/actions"),
-                          first_legal(server, table))[0] == 200
-    for t in threads + other_threads:
-        t.join(30)
-    assert [a[0] for a in answers + other] == [200] * 3
+    got = _past_the_cap(server, table, seat_path(table, "B1", query="&after=0"), "B1",
+                        seat_path(table, "B2", query="&after=0"))
+    assert [a[0] for a in got] == [200] * 3
 
 
 # --- finding 9: finished tables leave memory ----------------------------------------------------
