@@ -160,6 +160,20 @@ class CoachBot:
             del out[drop]
         return out
 
+    def hint_candidates(self, view: PlayerView, legal: Sequence[act.Action],
+                        intended: act.Action | None = None, *, most: int = 4) -> list[act.Action]:
+        """The moves a hint compares (widgets/coach_hint.py): the learner's intended move first,
+        then the coach's own candidates, or, where the preset's move stands alone, those of the
+        end game (a turn) or the first legal ones; at most ``most``, each once."""
+        default = self.preset.choose(view, legal)
+        _, candidates, _ = self._candidates(view, legal, default)
+        if len(candidates) == 1:
+            candidates = self._turn_candidates(view, legal, default) \
+                if view.phase is Phase.TURN else [default, *legal[:3]]
+        if intended is not None and intended in legal:
+            candidates = [intended, *candidates]
+        return list(dict.fromkeys(candidates))[:most]
+
     def _candidates(self, view: PlayerView, legal: Sequence[act.Action], default: act.Action
                     ) -> tuple[str, list[act.Action], int]:
         phase = view.phase

@@ -33,17 +33,10 @@ def hint_text(view: PlayerView, legal: list, intended: act.Action | None, *, see
     if not legal or not view.my_turn:
         return "The coach answers on your own move."
     coach = CoachBot(seed=seed)
-    default = coach.preset.choose(view, legal)
-    _, candidates, _ = coach._candidates(view, legal, default)
-    if len(candidates) == 1:  # the coach's other candidates, as in the end game
-        candidates = coach._turn_candidates(view, legal, default) \
-            if view.phase is Phase.TURN else [default, *legal[:3]]
-    if intended is not None and intended in legal:
-        candidates = [intended, *candidates]
     # a ticket keep is played out from the start of the game (a whole game a deal): fewer
     # keeps and deals, to answer within about 3 s
     early = view.phase in (Phase.SETUP_TICKETS, Phase.CHOOSE_TICKETS)
-    candidates = list(dict.fromkeys(candidates))[:3 if early else 4]
+    candidates = coach.hint_candidates(view, legal, intended, most=3 if early else 4)
     budget = min(budget, EARLY_BUDGET) if early else budget
     board = view.board
     if len(candidates) == 1:
