@@ -44,7 +44,7 @@ from pathlib import Path
 
 __all__ = ["DOMAIN", "LOCALE_DIR", "SOURCE_LANGUAGE", "available_languages", "set_language",
            "language", "translation", "gettext", "_", "ngettext", "pgettext", "npgettext",
-           "number", "N_"]
+           "number", "babel_locale", "N_"]
 
 DOMAIN = "ttrlib"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -136,6 +136,17 @@ def N_(message: str) -> str:
     return message
 
 
+def babel_locale():
+    """babel's ``Locale`` of the language in use (English for a language babel does not know)."""
+    # babel is slow to import: only when a number asks
+    from babel.core import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(language())
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse(SOURCE_LANGUAGE)
+
+
 def number(value: int | float | Decimal, decimals: int | None = None) -> str:
     """A number as the reader writes it (``babel.numbers``): ``12,345.5`` in English,
     ``12 345,5`` in Russian (the group separator is a no-break space). ``decimals`` fixes the
@@ -144,13 +155,15 @@ def number(value: int | float | Decimal, decimals: int | None = None) -> str:
     >>> number(0.429, decimals=3), number(5)
     ('0.429', '5')
     """
-    # babel is slow to import: only when a number asks
-    from babel.core import Locale, UnknownLocaleError
+    if language() == SOURCE_LANGUAGE and isinstance(value, (int, float)):
+        # English without babel (0.85 s to import): its pattern "#,##0.###" written by hand
+        if decimals is not None:
+            return f"{value:,.{decimals}f}"
+        if isinstance(value, int):
+            return f"{value:,}"
+        return f"{value:,.3f}".rstrip("0").rstrip(".")
     from babel.numbers import format_decimal
 
-    try:
-        locale = Locale.parse(language())
-    except (UnknownLocaleError, ValueError):
-        locale = Locale.parse(SOURCE_LANGUAGE)
+    locale = babel_locale()
     fmt = None if decimals is None else "#,##0." + "0" * decimals if decimals else "#,##0"
     return format_decimal(value, format=fmt, locale=locale)

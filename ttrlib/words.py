@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, SupportsFloat
 
-from .i18n import ngettext, number
+from .i18n import SOURCE_LANGUAGE, language, ngettext, number
 
 
 def noun(n: int, word: str) -> str:
@@ -79,14 +79,31 @@ def percent(p: SupportsFloat, decimals: int = 1) -> str:
     """
     pct = 100 * float(p)
     if pct in (0, 100):
-        return f"{pct:.0f}%"
+        return _percent_sign(f"{pct:.0f}")
     step = 10.0 ** -decimals
     if pct < step:
-        return f"{pct:.2g}%"
+        return _percent_sign(f"{pct:.2g}")
     digits = decimals
     while pct < 100 and f"{pct:.{digits}f}".startswith("100") and digits < 15:
         digits += 1
-    return f"{pct:.{digits}f}%"
+    return _percent_sign(f"{pct:.{digits}f}")
+
+
+def _percent_sign(digits: str) -> str:
+    """``"42.9"`` -> ``"42.9%"`` in English; in another language the number as its reader writes
+    it, with the language's percent pattern (``"42,9\u00a0%"`` in Russian, from babel)."""
+    if language() == SOURCE_LANGUAGE:
+        return digits + "%"
+    from babel.numbers import get_decimal_symbol
+
+    from .i18n import babel_locale
+
+    loc = babel_locale()
+    text = digits.replace(".", get_decimal_symbol(loc))
+    sign = loc.number_symbols["latn"]["percentSign"]
+    # babel's percent pattern for the language ("#,##0 %" in Russian: a no-break space first)
+    pattern = loc.percent_formats[None].pattern
+    return text + ("\u00a0" + sign if " " in pattern or "\u00a0" in pattern else sign)
 
 
 # --- counts in the reader's language (issue 35) --------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..i18n import _
 from .css import STYLE_TAG
 
 
@@ -47,7 +48,9 @@ def message_html(text: str, kind: str = "error", *, rule: str | None = None) -> 
     """
     if kind not in _MESSAGE_ICONS:
         raise ValueError(f"kind must be one of {sorted(_MESSAGE_ICONS)}, not {kind!r}")
-    tag = f'<span class="ttr-pill ttr-pill-rule">rule {escape(rule)}</span> ' if rule else ""
+    # Translators: the tag before a message naming the rule it is about ("rule D3")
+    words = _("rule {rule}").format(rule=escape(rule)) if rule else ""
+    tag = f'<span class="ttr-pill ttr-pill-rule">{words}</span> ' if rule else ""
     role = "alert" if kind == "error" else "status"
     return root(
         f'<div class="ttr-msg ttr-msg-{kind}" role="{role}">'

@@ -18,6 +18,7 @@ from .. import display as pics
 from .. import narration
 from ..cards import EMPTY
 from ..errors import IllegalMove
+from ..i18n import _, number
 from ..game import Game
 from ..seats import team_count
 from ..words import percent, plural
@@ -215,14 +216,19 @@ def chance_words(p) -> str:
     if not 0 <= p <= 1:
         raise ValueError(f"a chance lies between 0 and 1, not {p}")
     if p == 0:
-        return "0 = 0%: never"
+        return _("{fraction} = {percent}: never").format(fraction=0, percent=percent(0))
     if p == 1:
-        return "1 = 100%: always"
+        return _("{fraction} = {percent}: always").format(fraction=1, percent=percent(1))
     if p > Fraction(1, 2):
-        return f"{p} = {percent(p)}: all but about 1 in {_one_in(1 - p)} times"
-    return f"{p} = {percent(p)}, about 1 in {_one_in(p)}"
+        return _("{fraction} = {percent}: all but about 1 in {n} times").format(
+            fraction=p, percent=percent(p), n=_one_in(1 - p))
+    return _("{fraction} = {percent}, about 1 in {n}").format(fraction=p, percent=percent(p),
+                                                              n=_one_in(p))
 
 
 def _one_in(p: Fraction) -> str:
     one_in = 1 / p
-    return f"{float(one_in):.1f}".removesuffix(".0") if one_in < 3 else f"{round(float(one_in)):,}"
+    if one_in < 3:  # one decimal, none when it is 0 ("1 in 2", "1 in 2.3")
+        tenths = round(float(one_in), 1)
+        return number(tenths, decimals=0 if tenths == int(tenths) else 1)
+    return number(round(float(one_in)))

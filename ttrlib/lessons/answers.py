@@ -45,6 +45,7 @@ from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 
+from ..i18n import SOURCE_LANGUAGE, _, language, number
 from ..words import percent
 
 try:
@@ -95,6 +96,8 @@ class Exercise:
     tolerance: Fraction = DEFAULT_TOLERANCE
     #: (canonical wrong answer, the misconception it shows): the guide's words (issue 20)
     wrong: tuple[tuple[str, str], ...] = ()
+    #: the exercise in the key's own language, when this one is its translation (translate_key)
+    source: Exercise | None = None
 
     @property
     def answer_text(self) -> str:
@@ -119,6 +122,14 @@ class Exercise:
     def worked_solution(self) -> str:
         """The worked step with its blanks filled in: shown with the answer."""
         return _BLANK.sub(lambda m: m.group(1), self.worked)
+
+    def source_answer(self, canonical: str | None) -> str | None:
+        """A canonical answer in the key's own language: a translated option back to the
+        option it translates (the class server's records are in one language for a class)."""
+        if self.source is None or canonical is None or self.kind not in PICKED:
+            return canonical
+        back = dict(zip(self.options, self.source.options))
+        return JOIN.join(back.get(o, o) for o in canonical.split(JOIN))
 
     def misconception(self, canonical: str | None) -> str | None:
         """The misconception a canonical wrong answer shows, if the key names one."""
@@ -145,14 +156,97 @@ def answers_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "notebooks" / "answers"
 
 
-def load_key(lesson: str, folder: Path | None = None) -> dict[str, Exercise]:
-    """The exercises of ``lesson`` ("01" or "01-card-splits"), by id, in the file's order."""
+def load_key(lesson: str, folder: Path | None = None,
+             lang: str | None = None) -> dict[str, Exercise]:
+    """The exercises of ``lesson`` ("01" or "01-card-splits"), by id, in the file's order, in
+    the reader's language (``lang``, else ``ttrlib.i18n.language()``) where ``folder/<lang>/``
+    has the key's translation (``translate_key``), else in English."""
     folder = folder or answers_dir()
     prefix = lesson.split("-")[0]
     files = sorted(folder.glob(f"{prefix}-*.toml")) or sorted(folder.glob(f"{prefix}.toml"))
     if not files:
         raise AnswerKeyError(f"no answer key for lesson {prefix!r} in {folder}")
-    return parse_key(files[0].read_text(encoding="utf-8"), files[0].name)
+    key = parse_key(files[0].read_text(encoding="utf-8"), files[0].name)
+    lang = lang or language()
+    translated = folder / lang / files[0].name
+    if lang != SOURCE_LANGUAGE and translated.is_file():
+        key = translate_key(key, translated.read_text(encoding="utf-8"),
+                            f"{lang}/{files[0].name}")
+    return key
+
+
+#: What a key's translation gives for each exercise (the rest is the key's own: answers, kinds,
+#: rules, tolerances). ``beliefs`` are the wrong answers' beliefs, in the key's order.
+TRANSLATED_FIELDS = ("question", "hint", "worked", "explain")
+
+
+def translate_key(key: dict[str, Exercise], text: str, name: str) -> dict[str, Exercise]:
+    """``key`` in another language, from a translation file (``answers/ru/01-*.toml``)::
+
+        [[exercise]]
+        id = "second-card-place"            # an exercise of the key
+        question = "..."                    # hint, worked, explain: as in the key
+        options = ["...", "...", "..."]     # position for position, the key's options
+        beliefs = ["..."]                   # the key's wrong answers' beliefs, in its order
+
+    Only words: every answer, kind, rule and tolerance stays the key's, so a translation cannot
+    change what is right; a translated option stands for the key's option at its place. An
+    exercise the file does not name stays in English (tests/test_answer_translations.py fails on
+    it for a language the lessons have)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise AnswerKeyError(f"{name}: not valid TOML ({str(exc)[:120]})") from None
+    entries = data.get("exercise")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise AnswerKeyError(f"{name}: no [[exercise]] tables")
+    by_id = {e.get("id"): e for e in entries}
+    unknown = sorted(str(i) for i in by_id if i not in key)
+    if unknown:
+        raise AnswerKeyError(f"{name}: no exercise {unknown[0][:40]!r} in the key")
+    out: dict[str, Exercise] = {}
+    for ex_id, ex in key.items():
+        entry = by_id.get(ex_id)
+        out[ex_id] = ex if entry is None else _translated(ex, entry, f"{name}: exercise {ex_id}")
+    return out
+
+
+def _translated(ex: Exercise, entry: dict, where: str) -> Exercise:
+    extra = sorted(set(entry) - {"id", "options", "beliefs", *TRANSLATED_FIELDS})
+    if extra:
+        raise AnswerKeyError(f"{where}: a translation gives words only, not field "
+                             f"{extra[0][:40]!r} (the answer is the key's)")
+    words = {}
+    for field in TRANSLATED_FIELDS:
+        value = entry.get(field)
+        if not isinstance(value, str) or not value.strip():
+            raise AnswerKeyError(f"{where}: field {field!r} must be a non-empty string")
+        words[field] = value.strip()
+    if len(_BLANK.findall(words["worked"])) != len(_BLANK.findall(ex.worked)):
+        raise AnswerKeyError(f"{where}: field 'worked' must have as many {{blanks}} as the key's")
+    options = entry.get("options", [])
+    if (not isinstance(options, list) or len(options) != len(ex.options)
+            or not all(isinstance(o, str) and o.strip() and JOIN.strip() not in o
+                       for o in options) or len(set(options)) != len(options)):
+        raise AnswerKeyError(f"{where}: field 'options' must translate the key's "
+                             f"{len(ex.options)} options, each once")
+    beliefs = entry.get("beliefs", [])
+    if (not isinstance(beliefs, list) or len(beliefs) != len(ex.wrong)
+            or not all(isinstance(b, str) and b.strip() for b in beliefs)):
+        raise AnswerKeyError(f"{where}: field 'beliefs' must translate the key's "
+                             f"{len(ex.wrong)} beliefs")
+    to = dict(zip(ex.options, options))
+    answer = ex.answer
+    if ex.kind is Kind.CHOICE:
+        answer = to[str(ex.answer)]
+    elif ex.kind is Kind.CHOICES and isinstance(ex.answer, frozenset):
+        answer = frozenset(to[a] for a in ex.answer)
+
+    def canonical(given: str) -> str:
+        return JOIN.join(to[o] for o in given.split(JOIN)) if ex.kind in PICKED else given
+
+    wrong = tuple((canonical(a), b.strip()) for (a, _), b in zip(ex.wrong, beliefs))
+    return replace(ex, options=tuple(options), answer=answer, wrong=wrong, source=ex, **words)
 
 
 def parse_key(text: str, name: str = "<key>") -> dict[str, Exercise]:
@@ -308,7 +402,7 @@ def judge(exercise: Exercise, given) -> Verdict:
     kind = exercise.kind
     if kind is Kind.CHOICE:
         if not isinstance(given, str) or given not in exercise.options:
-            return Verdict(False, False, "Pick one of the options first.")
+            return Verdict(False, False, _("Pick one of the options first."))
         return Verdict(given == exercise.answer, True, canonical=given)
     if kind is Kind.CHOICES:
         try:
@@ -316,22 +410,25 @@ def judge(exercise: Exercise, given) -> Verdict:
         except TypeError:
             picked = frozenset()
         if not picked or not picked <= set(exercise.options):
-            return Verdict(False, False, "Tick at least one option first.")
+            return Verdict(False, False, _("Tick at least one option first."))
         canonical: str | None = JOIN.join(o for o in exercise.options if o in picked)
         return Verdict(picked == exercise.answer, True, canonical=canonical)
     text = str(given or "").strip()[:_MAX_ANSWER]
     if not text:
-        return Verdict(False, False, "Type your answer in the box first.")
+        return Verdict(False, False, _("Type your answer in the box first."))
     if _zero_denominator(text):
-        return Verdict(False, False, "A fraction cannot have 0 under the line (nothing can be "
-                                     "shared out among 0): check the number under the /.")
+        return Verdict(False, False, _("A fraction cannot have 0 under the line (nothing can "
+                                       "be shared out among 0): check the number under the /."))
     value = parse_exact(text)
     exact = value is not None
     if value is None:
         value = parse_decimal(text)
     if value is None:
-        example = "12 or 3/7" if kind is Kind.NUMBER else "3/7, 0.4286 or 42.9%"
-        return Verdict(False, False, f"I could not read that as a number: type e.g. {example}.")
+        unread = (_("I could not read that as a number: type e.g. 12 or 3/7.")
+                  if kind is Kind.NUMBER else
+                  _("I could not read that as a number: type e.g. 3/7, {decimal} or {percent}.")
+                  .format(decimal=_decimal("0.4286"), percent=percent(Fraction(3, 7))))
+        return Verdict(False, False, unread)
     if kind is not Kind.NUMBER and not 0 <= value <= 1:
         return Verdict(False, False, _out_of_range(kind, text, value))
     canonical = canonical_number(value)
@@ -342,27 +439,47 @@ def judge(exercise: Exercise, given) -> Verdict:
     if gap <= exercise.tolerance:
         return Verdict(True, True, canonical=canonical)
     if gap <= 10 * exercise.tolerance:
-        return Verdict(False, True, "Close, but not close enough: give more decimals, or the "
-                                    "exact fraction.", canonical=canonical)
+        return Verdict(False, True, _("Close, but not close enough: give more decimals, or the "
+                                      "exact fraction."), canonical=canonical)
     return Verdict(False, True, canonical=canonical)
 
 
 def _out_of_range(kind: Kind, text: str, value: Fraction) -> str:
-    what = "A chance" if kind is Kind.CHANCE else "A share"
-    lead = f"{what} lies between 0 and 1 (0% to 100%)"
+    chance = kind is Kind.CHANCE
     if "%" not in text and 1 < value <= 100:
-        pct = f"{value.numerator}%" if value.denominator == 1 else f"{float(value):g}%"
-        return (f"{lead}. Did you mean {pct}? Then type it with the % sign, or as a fraction "
-                f"or a decimal such as {float(value) / 100:g}.")
-    return f"{lead}: type it as a fraction such as 3/7, a decimal such as 0.4286 or a percentage."
+        # "the percent sign", not "the % sign": "% s" would read as a printf placeholder
+        said = (_("A chance lies between 0 and 1 (0% to 100%). Did you mean {percent}? Then type "
+                  "it with the percent sign, or as a fraction or a decimal such as {decimal}.")
+                if chance else
+                _("A share lies between 0 and 1 (0% to 100%). Did you mean {percent}? Then type "
+                  "it with the percent sign, or as a fraction or a decimal such as {decimal}."))
+        return said.format(percent=percent(value / 100, decimals=_places(f"{float(value):g}")),
+                           decimal=_decimal(f"{float(value) / 100:g}"))
+    said = (_("A chance lies between 0 and 1 (0% to 100%): type it as a fraction such as 3/7, a "
+              "decimal such as {decimal} or a percentage.") if chance
+            else _("A share lies between 0 and 1 (0% to 100%): type it as a fraction such as "
+                   "3/7, a decimal such as {decimal} or a percentage."))
+    return said.format(decimal=_decimal("0.4286"))
+
+
+def _places(text: str) -> int:
+    """The decimals a number written in English shows: ``"0.0005"`` -> 4, ``"12"`` -> 0."""
+    return len(text.partition(".")[2])
+
+
+def _decimal(text: str) -> str:
+    """A decimal written in English (``"0.4286"``) as the reader writes it (``"0,4286"``)."""
+    return number(float(text), decimals=_places(text))
 
 
 def tolerance_words(exercise: Exercise) -> str:
     """What the learner is told about decimals for a chance or share exercise."""
     tol = float(exercise.tolerance)
-    return (f"Type a fraction such as 3/7 (judged exactly), a decimal such as 0.4286 or a "
-            f"percentage such as 42.9% (a decimal counts if it is within {tol:g} of the exact "
-            f"answer, a percentage within {100 * tol:g} percentage points).")
+    return _("Type a fraction such as 3/7 (judged exactly), a decimal such as {decimal} or a "
+             "percentage such as {percent} (a decimal counts if it is within {tolerance} of the "
+             "exact answer, a percentage within {points} percentage points).").format(
+        decimal=_decimal("0.4286"), percent=percent(Fraction(3, 7)),
+        tolerance=_decimal(f"{tol:g}"), points=_decimal(f"{100 * tol:g}"))
 
 
 def solutions_html(key: dict[str, Exercise], title: str) -> str:

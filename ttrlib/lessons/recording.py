@@ -57,6 +57,9 @@ def record(exercise, *, try_number: int, verdict: str, answer: str | None,
     if not enabled():
         return
     try:
+        source = getattr(exercise, "source", None)
+        if source is not None:  # a translated key: the record in the key's own words
+            answer, exercise = exercise.source_answer(answer), source
         body = {"learner": learner_id() or _kernel_id, "lesson": exercise.lesson,
                 "exercise": exercise.id, "try": int(try_number), "verdict": verdict,
                 "answer": answer, "revealed": bool(revealed)}

@@ -18,6 +18,7 @@ import html
 import ipywidgets as w
 from traitlets import Bool, Int
 
+from ..i18n import _
 from ..lessons import recording, teacher_mode
 from ..lessons.answers import TYPED, Exercise, Kind, judge, load_key, tolerance_words
 from .base import Screen
@@ -53,7 +54,7 @@ class ExerciseWidget(Screen):
         self.add_class("ttr-exercise")
         self._exercise = exercise
         typed = exercise.kind in TYPED
-        title = f"Exercise {number}" if number else "Exercise"
+        title = _("Exercise {number}").format(number=number) if number else _("Exercise")
         self.question = w.HTML(
             f"<style>{_CSS}</style><div class='ttr-q' role='heading' aria-level='3'>"
             f"<b>{title}.</b> {html.escape(exercise.question)}</div>"
@@ -63,7 +64,7 @@ class ExerciseWidget(Screen):
         if typed:
             # Every keystroke reaches the kernel (continuous_update), so Enter and Check judge
             # what is in the box, not what was there when it last lost the focus.
-            self.answer_box = w.Text(placeholder="your answer", description="Answer:",
+            self.answer_box = w.Text(placeholder=_("your answer"), description=_("Answer:"),
                                      continuous_update=True,
                                      layout=w.Layout(width="260px"))
             self.answer_box.on_msg(self._on_box_message)
@@ -76,10 +77,10 @@ class ExerciseWidget(Screen):
             self.boxes = [w.Checkbox(description=o, value=False, indent=False,
                                      layout=w.Layout(width="auto")) for o in exercise.options]
             inputs = list(self.boxes)
-        self.check_button = w.Button(description="Check", button_style="primary",
-                                     tooltip="Check my answer")
-        self.reveal_button = w.Button(description="Show the answer",
-                                      tooltip="Show the answer and how to find it")
+        self.check_button = w.Button(description=_("Check"), button_style="primary",
+                                     tooltip=_("Check my answer"))
+        self.reveal_button = w.Button(description=_("Show the answer"),
+                                      tooltip=_("Show the answer and how to find it"))
         self.check_button.on_click(lambda _b: self.check())
         self.reveal_button.on_click(lambda _b: self.reveal())
         self.feedback = self.message
@@ -112,7 +113,7 @@ class ExerciseWidget(Screen):
         try:
             verdict = judge(ex, self.given())
         except Exception:  # noqa: BLE001 - a learner never sees a traceback
-            self.say("Something went wrong reading that answer; try writing it another way.",
+            self.say(_("Something went wrong reading that answer; try writing it another way."),
                       "warning")
             return False
         if not verdict.readable:
@@ -122,13 +123,15 @@ class ExerciseWidget(Screen):
         recording.record(ex, try_number=self.checks, verdict="right" if verdict.right else "wrong",
                          answer=verdict.canonical, revealed=self.revealed)
         if verdict.right:
-            self.say(f"Right! (try {self.checks}) {ex.explain}", "success", rule=ex.rule)
+            self.say(_("Right! (try {number}) {explain}").format(number=self.checks, explain=ex.explain),
+                     "success", rule=ex.rule)
             return True
         self.tries += 1
-        text = (f"Not yet (try {self.checks}). " + (verdict.note + " " if verdict.note else "")
-                + f"Hint: {ex.hint}")
+        text = (_("Not yet (try {number}).").format(number=self.checks) + " "
+                + (verdict.note + " " if verdict.note else "")
+                + _("Hint: {hint}").format(hint=ex.hint))
         if self.tries >= 2:
-            text += f" A worked step: {ex.worked_step}"
+            text += " " + _("A worked step: {step}").format(step=ex.worked_step)
         self.say(text, "error", rule=ex.rule)
         return False
 
@@ -139,9 +142,11 @@ class ExerciseWidget(Screen):
             self.revealed = True
             recording.record(ex, try_number=self.checks, verdict="shown", answer=None,
                              revealed=True)
-        lead = "Teacher mode: the answer is " if teacher else "The answer: "
-        self.say(f"{lead}{ex.answer_text}. {ex.explain} How to find it: {ex.worked_solution}",
-                  "info", rule=ex.rule)
+        said = (_("Teacher mode: the answer is {answer}. {explain} How to find it: {solution}")
+                if teacher else
+                _("The answer: {answer}. {explain} How to find it: {solution}"))
+        self.say(said.format(answer=ex.answer_text, explain=ex.explain,
+                             solution=ex.worked_solution), "info", rule=ex.rule)
 
     @property
     def feedback_text(self) -> str:
