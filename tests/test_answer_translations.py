@@ -15,8 +15,16 @@ import pytest
 
 from ttrlib import i18n
 from ttrlib.lessons import recording
-from ttrlib.lessons.answers import (TRANSLATED_FIELDS, AnswerKeyError, Kind, judge, load_key,
-                                    parse_key, tolerance_words, translate_key)
+from ttrlib.lessons.answers import (
+    TRANSLATED_FIELDS,
+    AnswerKeyError,
+    Kind,
+    judge,
+    load_key,
+    parse_key,
+    tolerance_words,
+    translate_key,
+)
 from ttrlib.lessons.nb_i18n import languages, lessons_of
 
 KEYS = Path(__file__).resolve().parents[1] / "notebooks" / "answers"

@@ -41,6 +41,10 @@ import os
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.core import Locale
 
 __all__ = ["DOMAIN", "LOCALE_DIR", "SOURCE_LANGUAGE", "available_languages", "set_language",
            "language", "translation", "gettext", "_", "ngettext", "pgettext", "npgettext",
@@ -136,7 +140,7 @@ def N_(message: str) -> str:
     return message
 
 
-def babel_locale():
+def babel_locale() -> "Locale":
     """babel's ``Locale`` of the language in use (English for a language babel does not know)."""
     # babel is slow to import: only when a number asks
     from babel.core import Locale, UnknownLocaleError

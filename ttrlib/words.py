@@ -100,7 +100,7 @@ def _percent_sign(digits: str) -> str:
 
     loc = babel_locale()
     text = digits.replace(".", get_decimal_symbol(loc))
-    sign = loc.number_symbols["latn"]["percentSign"]
+    sign = str(loc.number_symbols["latn"]["percentSign"])
     # babel's percent pattern for the language ("#,##0 %" in Russian: a no-break space first)
     pattern = loc.percent_formats[None].pattern
     return text + ("\u00a0" + sign if " " in pattern or "\u00a0" in pattern else sign)

@@ -18,8 +18,8 @@ from .. import display as pics
 from .. import narration
 from ..cards import EMPTY
 from ..errors import IllegalMove
-from ..i18n import _, number
 from ..game import Game
+from ..i18n import _, number
 from ..seats import team_count
 from ..words import percent, plural
 
@@ -80,7 +80,7 @@ def _wait_for_request() -> None:
         from voila.utils import wait_for_request
     except ImportError:
         return
-    for _ in range(REQUEST_TRIES):
+    for _attempt in range(REQUEST_TRIES):
         try:
             with warnings.catch_warnings():  # Voila warns "Failed to connect" on each miss
                 warnings.simplefilter("ignore")

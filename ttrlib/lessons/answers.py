@@ -216,7 +216,7 @@ def _translated(ex: Exercise, entry: dict, where: str) -> Exercise:
     if extra:
         raise AnswerKeyError(f"{where}: a translation gives words only, not field "
                              f"{extra[0][:40]!r} (the answer is the key's)")
-    words = {}
+    words: dict[str, str] = {}
     for field in TRANSLATED_FIELDS:
         value = entry.get(field)
         if not isinstance(value, str) or not value.strip():
@@ -246,7 +246,9 @@ def _translated(ex: Exercise, entry: dict, where: str) -> Exercise:
         return JOIN.join(to[o] for o in given.split(JOIN)) if ex.kind in PICKED else given
 
     wrong = tuple((canonical(a), b.strip()) for (a, _), b in zip(ex.wrong, beliefs))
-    return replace(ex, options=tuple(options), answer=answer, wrong=wrong, source=ex, **words)
+    return replace(ex, question=words["question"], hint=words["hint"], worked=words["worked"],
+                   explain=words["explain"], options=tuple(options), answer=answer, wrong=wrong,
+                   source=ex)
 
 
 def parse_key(text: str, name: str = "<key>") -> dict[str, Exercise]:
