@@ -89,7 +89,9 @@ def private_imports(root: Path) -> list[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("ttrlib")):
                 for alias in node.names:
-                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    # ``_`` alone is gettext's public name (ttrlib.i18n.__all__), not a private one
+                    if (alias.name.startswith("_") and not alias.name.startswith("__")
+                            and alias.name != "_"):
                         found.append(f"{path.relative_to(root)}:{node.lineno} imports {alias.name}")
     return found
 
@@ -105,7 +107,7 @@ def test_no_module_imports_a_private_name_of_another():
 
 
 def test_the_private_import_check_sees_one(tmp_path):
-    (tmp_path / "a.py").write_text("from .b import _secret\n")
+    (tmp_path / "a.py").write_text("from .b import _secret\nfrom .i18n import _\n")
     assert private_imports(tmp_path) == ["a.py:1 imports _secret"]
 
 
