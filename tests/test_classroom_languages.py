@@ -233,6 +233,12 @@ def test_the_russian_lesson_in_chromium_at_1280_and_400_px(server):
             assert over["cut"] == [] and over["page"] <= width, over
             text = page.evaluate("() => document.body.innerText")
             assert "С чего начать" in text and "Упражнения" in text
+            # the exercises speak Russian: their buttons, titles and questions (the key's words)
+            buttons = page.evaluate("() => [...document.querySelectorAll('.ttr-exercise button')]"
+                                    ".map(b => b.innerText.trim())")
+            assert buttons and set(buttons) == {"Проверить", "Показать ответ"}, buttons
+            assert "Упражнение 1." in text and "кто напарник места B1?" in text
+            assert not re.search(r"Exercise \d|Show the answer|your answer", text)
             switch = page.locator("nav.ttr-language-switch a")
             assert switch.count() == 1 and switch.inner_text() == "English"
             box = switch.bounding_box()
