@@ -17,7 +17,8 @@ import operator
 from collections.abc import Iterable, Mapping
 
 from .errors import shown
-from .words import plural
+from .i18n import _
+from .words import colour_count
 
 
 class Color(str, enum.Enum):
@@ -283,9 +284,8 @@ class CardCounts:
         empty). A colour word stands for "red cards" and stays as it is ("1 red", "3 red");
         "locomotive" is a noun and takes the plural."""
         if not self:
-            return "no cards"
-        return ", ".join(plural(n, col.value) if col is Color.LOCOMOTIVE else f"{n} {col.value}"
-                         for col, n in self.items())
+            return _("no cards")
+        return ", ".join(colour_count(n, col.value) for col, n in self.items())
 
     def _repr_html_(self) -> str:
         from . import display

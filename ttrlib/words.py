@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, SupportsFloat
 
-from .i18n import SOURCE_LANGUAGE, language, ngettext, number
+from .i18n import N_, SOURCE_LANGUAGE, gettext, language, ngettext, npgettext, number, pgettext
 
 
 def noun(n: int, word: str) -> str:
@@ -132,3 +132,58 @@ def count(n: int, what: str) -> str:
     >>> set_language(None)
     """
     return _COUNTS[what](n).format(n=number(n))
+
+
+# --- the names of the game's things in the reader's language (issue 35) -------------------------
+# Translators: one face-up or revealed train card by its colour, as a list names it ("red,
+# locomotive, blue"); the card is the grammatical subject (Russian: «красная», «локомотив»)
+_COLOURS: dict[str, Callable[[], str]] = {
+    "purple": lambda: pgettext("card", "purple"),
+    "white": lambda: pgettext("card", "white"),
+    "blue": lambda: pgettext("card", "blue"),
+    "yellow": lambda: pgettext("card", "yellow"),
+    "orange": lambda: pgettext("card", "orange"),
+    "black": lambda: pgettext("card", "black"),
+    "red": lambda: pgettext("card", "red"),
+    "green": lambda: pgettext("card", "green"),
+    "locomotive": lambda: pgettext("card", "locomotive"),
+}
+# Translators: a number of train cards of one colour, as a payment lists them ("2 red, 1
+# locomotive"): English says "2 red" for "2 red cards"
+_COLOUR_COUNTS: dict[str, Callable[[int], str]] = {
+    "purple": lambda n: npgettext("cards", "{n} purple", "{n} purple", n),
+    "white": lambda n: npgettext("cards", "{n} white", "{n} white", n),
+    "blue": lambda n: npgettext("cards", "{n} blue", "{n} blue", n),
+    "yellow": lambda n: npgettext("cards", "{n} yellow", "{n} yellow", n),
+    "orange": lambda n: npgettext("cards", "{n} orange", "{n} orange", n),
+    "black": lambda n: npgettext("cards", "{n} black", "{n} black", n),
+    "red": lambda n: npgettext("cards", "{n} red", "{n} red", n),
+    "green": lambda n: npgettext("cards", "{n} green", "{n} green", n),
+    "locomotive": lambda n: npgettext("cards", "{n} locomotive", "{n} locomotives", n),
+}
+# The teaching board's cities (ttrlib/boards/teaching.toml; tests/test_narration_languages.py
+# checks that every city of the board is here), as an atlas of the reader's language writes them.
+CITIES = (N_("Bombay"), N_("Calcutta"), N_("Canton"), N_("Chengdu"), N_("Dacca"), N_("Delhi"),
+          N_("Foochow"), N_("Hankow"), N_("Hanoi"), N_("Harbin"), N_("Hong Kong"), N_("Kabul"),
+          N_("Karachi"), N_("Kashgar"), N_("Kathmandu"), N_("Kunming"), N_("Lahore"),
+          N_("Lanchow"), N_("Lhasa"), N_("Madras"), N_("Mandalay"), N_("Nanning"), N_("Peking"),
+          N_("Rangoon"), N_("Rawalpindi"), N_("Shanghai"), N_("Ulan Bator"), N_("Xi'an"))
+
+
+def colour_word(colour: str) -> str:
+    """One card's colour (a ``Color`` or its value) in the reader's language: ``"red"``."""
+    value = getattr(colour, "value", colour)
+    return _COLOURS[value]() if value in _COLOURS else str(value)
+
+
+def colour_count(n: int, colour: str) -> str:
+    """``n`` cards of ``colour`` as a payment lists them: ``"2 red"``, ``"1 locomotive"``."""
+    value = getattr(colour, "value", colour)
+    if value not in _COLOUR_COUNTS:
+        return f"{n} {value}"
+    return _COLOUR_COUNTS[value](n).format(n=number(n))
+
+
+def city(name: str) -> str:
+    """A city of the board in the reader's language (its English name when it has none)."""
+    return gettext(name) if name in CITIES else name
