@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 from . import keyfile
 from .errors import ArgumentError, ArgumentTypeError, shown
+from .i18n import _
 from .seats import PLAYER_COUNTS
 
 KEY_ENV = "TTRLIB_DEAL_KEY"
@@ -72,8 +73,11 @@ class Deal(NamedTuple):
 
     @property
     def name(self) -> str:
-        """What the screen shows: ``"game 4821"`` or ``"random game 5c1e0a"``."""
-        return f"game {self.number}" if self.number is not None else f"random game {self.tag}"
+        """What the screen shows: ``"game 4821"`` or ``"random game 5c1e0a"`` (in the reader's
+        language: «партия 4821»)."""
+        if self.number is not None:
+            return _("game {number}").format(number=self.number)
+        return _("random game {tag}").format(tag=self.tag)
 
 
 def check_number(number: object, what: str = "number") -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .i18n import N_
 from .rules.tickets import CHOOSE_TICKETS_KEEP, SHARE_MOST
 from .state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, Phase
 from .words import plural
@@ -45,13 +46,15 @@ WAITS_FOR = {
 }
 
 #: The card split lesson (01): the two cards of a draw.
+#: (English, marked for the catalogue: the screen shows ``i18n.gettext`` of it)
 CARD_SPLIT = {
-    Phase.TURN: ("Pick your first card: a face-up card or the top of the deck. A face-up "
-                 "locomotive taken first is your whole draw and goes to the team cardholder (D2)."),
-    Phase.PLACE_CARD: ("You have seen your first card. Decide now where it goes: your hand or the "
-                       "team cardholder. The second card will go to the other place (D1)."),
-    Phase.SECOND_CARD: ("Pick your second card. It goes to the other place. A face-up locomotive "
-                        "may not be taken as the second card (D3)."),
+    Phase.TURN: N_("Pick your first card: a face-up card or the top of the deck. A face-up "
+                   "locomotive taken first is your whole draw and goes to the team cardholder "
+                   "(D2)."),
+    Phase.PLACE_CARD: N_("You have seen your first card. Decide now where it goes: your hand or "
+                         "the team cardholder. The second card will go to the other place (D1)."),
+    Phase.SECOND_CARD: N_("Pick your second card. It goes to the other place. A face-up "
+                          "locomotive may not be taken as the second card (D3)."),
 }
 
 

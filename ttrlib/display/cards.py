@@ -7,7 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..cards import CardCounts, Color
-from ..words import plural
+from ..i18n import _
+from ..words import colour_word
+from ..words import count as count_words
 from .frames import escape, frame, root
 from .looks import CARD_LOOKS
 
@@ -163,7 +165,7 @@ def _cards_body(
     items = [
         _item(
             _stack(col, n, max_fan=max_fan, dim=col in dm, highlight=col in hl),
-            CARD_LOOKS[col].name.split(" ")[0],
+            colour_word(col),
         )
         for col, n in cards.items()
     ]
@@ -191,7 +193,7 @@ def cards_html(
     body = _cards_body(counts, empty_text=empty_text, max_fan=max_fan, highlight=highlight, dim=dim)
     if title is None:
         return root(body)
-    return root(frame(body, title, sub=f"({plural(len(counts), 'card')})"))
+    return root(frame(body, title, sub=f"({count_words(len(counts), 'card')})"))
 
 
 def card_row_html(
@@ -221,7 +223,10 @@ def card_row_html(
         if i in down:
             pic = _back()
         elif c is None:
-            pic = '<span class="ttr-slot" title="empty slot" data-slot="empty">empty</span>'
+            # (gettext outside the f-strings: pybabel does not read calls inside one)
+            slot_title, slot_word = escape(_("empty slot")), escape(_("empty"))
+            pic = (f'<span class="ttr-slot" title="{slot_title}" data-slot="empty">'
+                   f'{slot_word}</span>')
         else:
             pic = _card(_color(c), highlight=i in hl, dim=i in dm)
         items.append(_item(pic, label))
@@ -237,17 +242,20 @@ def card_row_html(
 def hand_html(
     cards: CardCounts | Mapping[Color | str, int] | Iterable[Color | str],
     *,
-    title: str = "Your hand",
-    empty_text: str = "no cards",
+    title: str | None = None,
+    empty_text: str | None = None,
     max_fan: int = 3,
     highlight: Iterable[Color | str] = (),
     dim: Iterable[Color | str] = (),
 ) -> str:
-    """A player's own hand, in a frame marked *private* (only this player sees it, rule I1)."""
+    """A player's own hand, in a frame marked *private* (only this player sees it, rule I1);
+    ``title`` "Your hand" unless given, ``empty_text`` "no cards"."""
     counts = _as_counts(cards)
-    body = _cards_body(counts, empty_text=empty_text, max_fan=max_fan, highlight=highlight, dim=dim)
-    sub = f"({plural(len(counts), 'card')})"
-    return root(frame(body, title, ("private", "private"), sub))
+    body = _cards_body(counts, empty_text=_("no cards") if empty_text is None else empty_text,
+                       max_fan=max_fan, highlight=highlight, dim=dim)
+    sub = f"({count_words(len(counts), 'card')})"
+    return root(frame(body, _("Your hand") if title is None else title,
+                      ("private", _("private")), sub))
 
 
 def cardholder_html(
@@ -255,7 +263,7 @@ def cardholder_html(
     team: str | None = None,
     *,
     title: str | None = None,
-    empty_text: str = "empty",
+    empty_text: str | None = None,
     max_fan: int = 3,
     highlight: Iterable[Color | str] = (),
     dim: Iterable[Color | str] = (),
@@ -266,10 +274,12 @@ def cardholder_html(
     """
     counts = _as_counts(cards)
     if title is None:
-        title = f"Team {team} cardholder" if team else "Team cardholder"
-    body = _cards_body(counts, empty_text=empty_text, max_fan=max_fan, highlight=highlight, dim=dim)
-    sub = f"({plural(len(counts), 'card')})"
-    return root(frame(body, title, ("shared", "shared"), sub))
+        title = (_("Team {letter} cardholder").format(letter=team) if team
+                 else _("Team cardholder"))
+    body = _cards_body(counts, empty_text=_("empty") if empty_text is None else empty_text,
+                       max_fan=max_fan, highlight=highlight, dim=dim)
+    sub = f"({count_words(len(counts), 'card')})"
+    return root(frame(body, title, ("shared", _("shared")), sub))
 
 
 _LOCK_SVG = (
@@ -280,7 +290,7 @@ _LOCK_SVG = (
 )
 
 
-def offlimits_html(count: int, title: str = "Teammate's hand", *, max_shown: int = 10) -> str:
+def offlimits_html(count: int, title: str | None = None, *, max_shown: int = 10) -> str:
     """A hand you may not look at: ``count`` face-down cards and an off-limits note (K1, I1).
 
     Only the number of cards is public; the colours are not drawn at all.
@@ -290,14 +300,19 @@ def offlimits_html(count: int, title: str = "Teammate's hand", *, max_shown: int
     shown = min(count, max_shown)
     if count:
         backs = "".join(_back(mark=i == shown - 1) for i in range(shown))
-        more = f'<span class="ttr-label">+{count - shown} more</span>' if count > shown else ""
+        more_words = escape(_("+{n} more").format(n=count - shown))
+        more = f'<span class="ttr-label">{more_words}</span>' if count > shown else ""
         body = f'<div class="ttr-row"><span class="ttr-fan">{backs}</span>{more}</div>'
     else:
-        body = '<div class="ttr-empty-text">no cards</div>'
+        none = escape(_("no cards"))
+        body = f'<div class="ttr-empty-text">{none}</div>'
     note = (
-        f'<div class="ttr-note">{_LOCK_SVG}<span>Off-limits: your teammate\'s private cards. '
-        "You may not see them or use them to claim a route (rules K1, I1).</span></div>"
+        f'<div class="ttr-note">{_LOCK_SVG}<span>'
+        + escape(_("Off-limits: your teammate's private cards. You may not see them or use them "
+                   "to claim a route (rules K1, I1)."))
+        + "</span></div>"
     )
-    return root(frame(body + note, title, ("lock", "off-limits"), f"({plural(count, 'card')})"))
+    return root(frame(body + note, _("Teammate's hand") if title is None else title,
+                      ("lock", _("off-limits")), f"({count_words(count, 'card')})"))
 
 

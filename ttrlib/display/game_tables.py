@@ -8,11 +8,12 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from ..i18n import _, ngettext
 from ..rules.scoring import TeamScore
 from ..rules.tracks import closed_reason
-from ..seats import seat_name, team_name, team_of, teammate
+from ..seats import TEAM_NAMES, seat_name, team_name, team_of, teammate
 from ..state import TRAINS_PER_PLAYER
-from ..words import plural
+from ..words import count, plural
 from .css import style
 from .frames import layout_html
 from .routes import route_html
@@ -52,20 +53,25 @@ def seat_line_html(view: Any, over: bool = False) -> str:
     """Whose screen this is, whose move, and what stays hidden from it (rule I1), in two short
     lines (a phone shows them above the game, issue 32.13). At the end the score sheet shows
     every ticket, so the line no longer says the teammate's tickets are hidden."""
-    me, mate, team = seat_name(view.seat), seat_name(view.teammate), team_name(view.team)
+    me, mate = seat_name(view.seat), seat_name(view.teammate)
+    team = _("Team {letter}").format(letter=TEAM_NAMES[view.team])
     if over:
-        turn = "the game is over"
+        turn = _("the game is over")
     else:
-        turn = "your turn" if view.my_turn else f"{seat_name(view.to_move)} to move"
-    hand = plural(view.hand_sizes[view.teammate], "card")
+        turn = (_("your turn") if view.my_turn
+                else _("{seat} to move").format(seat=seat_name(view.to_move)))
+    hand = count(view.hand_sizes[view.teammate], "card")
     if over:
-        hidden = (f"{mate}'s hand ({hand}) stayed hidden (I1); the score sheet shows every "
-                  "team's tickets.")
+        hidden = _("{seat}'s hand ({cards}) stayed hidden (I1); the score sheet shows every "
+                   "team's tickets.").format(seat=mate, cards=hand)
     else:
-        tickets = plural(view.ticket_counts[view.teammate], "private ticket")
-        hidden = f"Hidden from you (I1): {mate}'s hand ({hand}), {tickets}."
-    return (f"<div class='ttr-seat'><b>Screen of {me}</b> ({html.escape(team)}) &middot; "
-            f"{turn}<br><small>{html.escape(hidden)}</small></div>")
+        hidden = ngettext("Hidden from you (I1): {seat}'s hand ({cards}), {n} private ticket.",
+                          "Hidden from you (I1): {seat}'s hand ({cards}), {n} private tickets.",
+                          view.ticket_counts[view.teammate]).format(
+            seat=mate, cards=hand, n=view.ticket_counts[view.teammate])
+    screen = html.escape(_("Screen of {seat}").format(seat=me))
+    return (f"<div class='ttr-seat'><b>{screen}</b> ({html.escape(team)}) &middot; "
+            f"{html.escape(turn)}<br><small>{html.escape(hidden)}</small></div>")
 
 
 def draw_pile_html(size: int, discarded: int) -> str:

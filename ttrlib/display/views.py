@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import _
 from ..seats import TEAM_NAMES, seat_name, team_name
 from ..words import plural
 from .cards import card_row_html, cardholder_html, hand_html, offlimits_html
@@ -42,7 +43,7 @@ def view_html(view: Any) -> str:
     return layout_html(*parts)
 
 
-def seat_cards_html(view: Any, *, hand_title: str = "Your hand", mate_title: str | None = None,
+def seat_cards_html(view: Any, *, hand_title: str | None = None, mate_title: str | None = None,
                     direction: str = "row") -> str:
     """What a seat may pay with, its hand and its team's cardholder, beside its teammate's hand
     face down (K1: never the teammate's cards; I1: only their number is known)."""
@@ -50,6 +51,7 @@ def seat_cards_html(view: Any, *, hand_title: str = "Your hand", mate_title: str
     return layout_html(
         hand_html(view.hand, title=hand_title),
         cardholder_html(view.team_cardholder, TEAM_NAMES[view.team]),
-        offlimits_html(view.hand_sizes[view.teammate], mate_title or f"Teammate {mate}'s hand"),
+        offlimits_html(view.hand_sizes[view.teammate],
+                       mate_title or _("Teammate {seat}'s hand").format(seat=mate)),
         direction=direction,
     )

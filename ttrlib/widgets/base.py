@@ -13,6 +13,7 @@ from ..bots import GreedyBot
 from ..errors import IllegalMove, KeyFileError
 from ..events import Event
 from ..game import Game, PlayerView
+from ..i18n import N_, _, ngettext
 from ..lessons import page_reports
 from ..session import SeatSession
 
@@ -74,6 +75,15 @@ def ready_game(game: Game | None, seed: int | None, players: int = 4) -> Game:
     return game
 
 
+#: why a seat may not act now, by what it tried (``LessonWidget.not_now``): whole sentences
+_NOT_YOUR_TURN = {
+    "play": N_("It is not your turn to play yet: {how}."),
+    "draw": N_("It is not your turn to draw yet: {how}."),
+    "place a card": N_("It is not your turn to place a card yet: {how}."),
+    "claim a route": N_("It is not your turn to claim a route yet: {how}."),
+}
+
+
 def close_all(*widgets: w.Widget) -> None:
     """Close replaced controls, their children, layouts and styles: a closed model leaves the
     browser, so nothing it held (a ticket offer, a choice) stays readable in the page (I1)."""
@@ -125,8 +135,8 @@ class LessonWidget(Screen):
             self.say(problem, "warning")
         self.history = w.HTML()
         self.game_label = w.HTML()
-        self.new_game_button = button("New game", self.start_new_game, width="auto",
-                                      tooltip="Deal a new random game")
+        self.new_game_button = button(_("New game"), self.start_new_game, width="auto",
+                                      tooltip=_("Deal a new random game"))
 
     @property
     def seat(self) -> int:
@@ -155,12 +165,13 @@ class LessonWidget(Screen):
     def not_now(self, what: str = "play") -> bool:
         """Say why this seat cannot act now (game over, or another seat's turn)."""
         if self.session.is_over:
-            self.say("The game is over: nothing more can be played.", "info", rule="E1")
+            self.say(_("The game is over: nothing more can be played."), "info", rule="E1")
             return True
         if not self.session.my_turn:
             others = getattr(self, "others", None)
-            how = f"press '{others.description}'" if others else "let the other players play"
-            self.say(f"It is not your turn to {what} yet: {how}.", "info")
+            how = (_("press '{button}'").format(button=others.description) if others
+                   else _("let the other players play"))
+            self.say(_(_NOT_YOUR_TURN.get(what, _NOT_YOUR_TURN["play"])).format(how=how), "info")
             return True
         return False
 
@@ -175,8 +186,9 @@ class LessonWidget(Screen):
     def others_played_text(self, steps: int) -> str:
         """What the message line says once the bots have played ``steps`` steps."""
         if self.session.is_over:
-            return "The game is over."
-        return f"The bots played {display.plural(steps, 'step')}; it is your turn again."
+            return _("The game is over.")
+        return ngettext("The bots played {n} step; it is your turn again.",
+                        "The bots played {n} steps; it is your turn again.", steps).format(n=steps)
 
     @safe
     def start_new_game(self) -> None:
@@ -184,7 +196,7 @@ class LessonWidget(Screen):
         self.session.new_game()
         self.reset()
         self.render()
-        self.say(f"A new game is dealt: {self.session.game_name}.", "success")
+        self.say(_("A new game is dealt: {name}.").format(name=self.session.game_name), "success")
 
     def reset(self) -> None:
         """Forget everything about the old game (subclasses close their replaced controls)."""
@@ -193,14 +205,14 @@ class LessonWidget(Screen):
         table = getattr(self.session, "label", None)  # a class table: "table 3f2a9c1b"
         name = table or self.session.game_name
         if name is None:
-            text, title = "a set position", "A position set up by the lesson"
+            text, title = _("a set position"), _("A position set up by the lesson")
         elif table:
-            text, title = name, "The class table you sit at"
+            text, title = name, _("The class table you sit at")
         elif self.session.seed is not None:
-            text, title = name, ("The number of this game: on this server the same number "
-                                 "deals the same game")
+            text, title = name, _("The number of this game: on this server the same number "
+                                  "deals the same game")
         else:
-            text, title = name, "A random deal: no number deals it again"
+            text, title = name, _("A random deal: no number deals it again")
         return (f"<span class='ttr-game-no' title='{html.escape(title)}'>{html.escape(text)}"
                 "</span>")
 
@@ -221,7 +233,8 @@ class LessonWidget(Screen):
         items = "".join(
             f"<li>{html.escape(narration.text(e, self.seat, reveal=e is not face_down))}</li>"
             for e in list(events)[-last:])
-        return f"<div class='ttr-log'><b>What happened</b><ol>{items}</ol></div>" if items else ""
+        title = html.escape(_("What happened"))  # gettext outside the f-string (pybabel)
+        return f"<div class='ttr-log'><b>{title}</b><ol>{items}</ol></div>" if items else ""
 
     def render(self) -> None:
         """Subclasses draw their screen in ``paint()``; the game number is drawn here."""

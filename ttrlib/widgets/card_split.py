@@ -9,6 +9,8 @@ from .. import actions as act
 from .. import display, hints
 from ..cards import Color, Place
 from ..game import FACE_UP, Game, Phase
+from ..i18n import N_, _
+from ..words import colour_word, count
 from .base import LessonWidget, button, highlight, ready_game, safe
 
 
@@ -27,14 +29,14 @@ class CardSplitStepper(LessonWidget):
                          seed=seed, deal=deal)
         self.step = w.HTML()
         self.row = w.HTML()
-        self.take = [button(f"Take slot {i}", lambda i=i: self.draw(i), width="112px")
-                     for i in range(FACE_UP)]
-        self.deck = button("Draw from deck", lambda: self.draw("deck"), width="210px")
+        self.take = [button(_("Take slot {slot}").format(slot=i), lambda i=i: self.draw(i),
+                            width="112px") for i in range(FACE_UP)]
+        self.deck = button(_("Draw from deck"), lambda: self.draw("deck"), width="210px")
         self.drawn = w.HTML()
-        self.to_hand = button("→ my hand", lambda: self.place(Place.HAND), width="140px")
-        self.to_cardholder = button("→ team cardholder", lambda: self.place(Place.CARDHOLDER),
+        self.to_hand = button(_("→ my hand"), lambda: self.place(Place.HAND), width="140px")
+        self.to_cardholder = button(_("→ team cardholder"), lambda: self.place(Place.CARDHOLDER),
                                     width="160px")
-        self.others = button("Let the other players play", self.next_turn, width="220px")
+        self.others = button(_("Let the other players play"), self.next_turn, width="220px")
         self.cards = w.HTML()
         self.children = [
             self.top_bar(), self.header, self.step, self.row, w.HBox(self.take + [self.deck]),
@@ -56,13 +58,13 @@ class CardSplitStepper(LessonWidget):
             after = self.view()
             if before is Color.LOCOMOTIVE and after.phase is not Phase.SECOND_CARD \
                     and after.phase is not Phase.PLACE_CARD:
-                self.say("You took a face-up locomotive as your first card: it went to the team "
-                         "cardholder and your draw is over (D2).", "success", rule="D2")
+                self.say(_("You took a face-up locomotive as your first card: it went to the "
+                           "team cardholder and your draw is over (D2)."), "success", rule="D2")
             elif after.drawn_card is not None:
-                self.say(f"You drew this card: {after.drawn_card.value}. Where does it go?", "info",
-                         rule="D1")
+                self.say(_("You drew this card: {card}. Where does it go?").format(
+                    card=colour_word(after.drawn_card)), "info", rule="D1")
             else:
-                self.say("Your second card went to the other place. Your turn is over.",
+                self.say(_("Your second card went to the other place. Your turn is over."),
                          "success", rule="D1")
 
     @safe
@@ -70,26 +72,27 @@ class CardSplitStepper(LessonWidget):
         if self.not_now("place a card"):
             return
         if self.act(act.PlaceCard(to)):
-            other = "the team cardholder" if to == Place.HAND else "your hand"
             if self.view().phase is Phase.SECOND_CARD:
-                self.say(f"Placed. Your second card will go to {other}.", "success", rule="D1")
+                self.say(_("Placed. Your second card will go to the team cardholder.")
+                         if to == Place.HAND else
+                         _("Placed. Your second card will go to your hand."), "success", rule="D1")
             else:
-                self.say("Placed. No second card can be drawn, so your draw ends here.",
+                self.say(_("Placed. No second card can be drawn, so your draw ends here."),
                          "success", rule="D4")
 
     @safe
     def next_turn(self) -> None:
         if self.session.is_over:
-            self.say("The game is over: nothing more can be played.", "info", rule="E1")
+            self.say(_("The game is over: nothing more can be played."), "info", rule="E1")
             return
         legal = self.legal()
         if self.session.my_turn:
             if any(isinstance(a, (act.DrawCard, act.PlaceCard)) for a in legal):
-                self.say("It is your turn: the others are waiting for you.", "info")
+                self.say(_("It is your turn: the others are waiting for you."), "info")
                 return
             # D4: no card can be drawn, so this lesson cannot play the turn: a bot does.
             self.bot_plays_my_turn()
-            self.say("No card can be drawn (D4), so a bot played your turn for you.", "info",
+            self.say(_("No card can be drawn (D4), so a bot played your turn for you."), "info",
                      rule="D4")
         n = self.play_others()
         if n or not self.session.is_over:
@@ -100,24 +103,26 @@ class CardSplitStepper(LessonWidget):
     def paint(self) -> None:
         view = self.view()
         self.header.value = display.seat_line_html(view, self.session.is_over)
-        self.step.value = display.message_html(hints.CARD_SPLIT.get(view.phase, "Wait for your turn."),
-                                               "info") if view.my_turn else \
-            display.message_html("Not your turn: let the other players play.", "info")
+        self.step.value = display.message_html(
+            _(hints.CARD_SPLIT.get(view.phase, N_("Wait for your turn."))), "info"
+        ) if view.my_turn else display.message_html(
+            _("Not your turn: let the other players play."), "info")
         legal_now = self.legal()
         legal = {a.source for a in legal_now if isinstance(a, act.DrawCard)}
         places = {a.to for a in legal_now if isinstance(a, act.PlaceCard)}
-        labels = [f"slot {i}" for i in range(FACE_UP)]
-        self.row.value = display.card_row_html(list(view.face_up), title="Face-up cards",
+        labels = [_("slot {slot}").format(slot=i) for i in range(FACE_UP)]
+        self.row.value = display.card_row_html(list(view.face_up), title=_("Face-up cards"),
                                                labels=labels)
         for i, b in enumerate(self.take):
             highlight(b, i in legal)
         highlight(self.deck, "deck" in legal)
-        self.deck.description = f"Draw from deck ({display.plural(view.draw_pile_size, 'card')})"
+        self.deck.description = _("Draw from deck ({cards})").format(
+            cards=count(view.draw_pile_size, "card"))
         placing = bool(places)
         highlight(self.to_hand, Place.HAND in places)
         highlight(self.to_cardholder, Place.CARDHOLDER in places)
         highlight(self.others, not view.my_turn and not self.session.is_over)
         self.drawn.value = display.card_row_html(
-            [view.drawn_card], title="Card you drew", labels=["where to?"]) if placing else ""
+            [view.drawn_card], title=_("Card you drew"), labels=[_("where to?")]) if placing else ""
         self.cards.value = self.cards_html(view)
         self.history.value = self.events_html(view.events)
