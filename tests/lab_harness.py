@@ -467,7 +467,8 @@ def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Pat
         try:
             if page.evaluate(condition, arg) and not (failures is PAGE_FAILURES
                                                       and page.evaluate(LOST_NOW_JS)):
-                _note_mended(page, what)
+                if failures is PAGE_FAILURES:  # a page that must end whole
+                    _note_mended(page, what)
                 return
         except Exception as exc:  # noqa: BLE001 - a page navigating or still loading
             if "Target page, context or browser has been closed" in str(exc):
@@ -497,7 +498,8 @@ def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Pat
 
 def _note_mended(page, what: str) -> None:
     """Write down the widgets the classroom page found lost and mended (its console says so)."""
-    mended = [line for line in _CONSOLE.get(id(page), []) if "lesson widget" in line]
+    mended = [line for line in _CONSOLE.get(id(page), []) if "lesson widget" in line
+              and "drawn" in line and "drawn 0 of" not in line]
     if mended:
         import warnings
 
