@@ -1,10 +1,22 @@
-"""Plain-English helpers every layer may use (the log, the lessons, the pictures, the widgets)."""
+"""Words every layer may use (the log, the lessons, the pictures, the widgets): the English
+helpers (plural, article...) and the game's things in the reader's language (counts, colours,
+cities; issue 35)."""
 
 from __future__ import annotations
 
 from typing import Callable, SupportsFloat
 
-from .i18n import N_, SOURCE_LANGUAGE, gettext, language, ngettext, npgettext, number, pgettext
+from .i18n import (
+    N_,
+    SOURCE_LANGUAGE,
+    babel_locale,
+    gettext,
+    language,
+    ngettext,
+    npgettext,
+    number,
+    pgettext,
+)
 
 
 def noun(n: int, word: str) -> str:
@@ -94,9 +106,7 @@ def _percent_sign(digits: str) -> str:
     it, with the language's percent pattern (``"42,9\u00a0%"`` in Russian, from babel)."""
     if language() == SOURCE_LANGUAGE:
         return digits + "%"
-    from babel.numbers import get_decimal_symbol
-
-    from .i18n import babel_locale
+    from babel.numbers import get_decimal_symbol  # babel is slow to import: only here
 
     loc = babel_locale()
     text = digits.replace(".", get_decimal_symbol(loc))
