@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from ttrlib.bots import GreedyBot
 from ttrlib.game import Phase, seat_name
 from ttrlib.lessons import team_game as lesson
@@ -62,3 +64,20 @@ def test_resume_story_says_the_games_match_and_shows_no_json():
     story = lesson.resume_story(21, turns=12)
     assert "exactly the same, move for move" in story and "was refused" in story
     assert "{" not in story and '"players"' not in story
+
+
+# Deals whose bot game never ends (found by sampling 2,000 random deals: every seat's only legal
+# action is the same tunnel it cannot pay, the draw pile empty; the rulebook has no end for it).
+STALLED_ROOTS = (114737707665363063858824242106125509253,
+                 79489868811767120949435305230699781778,
+                 179258024805682475161302639059822688064)
+
+
+@pytest.mark.parametrize("root", STALLED_ROOTS)
+def test_resume_story_of_a_game_that_never_ends_still_compares_the_copies(root):
+    """The lesson once failed with "the game did not end within 100000 actions" (CI, 7 Dec)."""
+    from ttrlib.lessons.team_game import RESUME_MOVES, _resume_story
+
+    story = _resume_story(root, 40)
+    assert f"for {RESUME_MOVES:,} moves. Neither ended" in story
+    assert "exactly the same, move for move" in story and "was refused" in story
