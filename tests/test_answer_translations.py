@@ -204,3 +204,16 @@ def test_english_numbers_without_babel_are_babels():
                 assert i18n.number(v, d) == format_decimal(v, format=fmt, locale="en"), (v, d)
     finally:
         i18n.set_language(None)
+
+
+def test_the_class_server_reads_the_keys_in_their_own_words_whatever_its_language(russian):
+    """A translated lesson records the English option (above); a server started with
+    ``TTR_LANG=ru`` must judge the record against the English key, not the Russian one."""
+    from ttrlib.server import records
+
+    records.keys.cache_clear()
+    try:
+        ex = records.keys()["01"]["second-card-place"]
+        assert ex.source is None and ex.options[0] == "into A1's hand"
+    finally:
+        records.keys.cache_clear()

@@ -22,7 +22,9 @@ NOT_LESSONS = ["solutions.ipynb", "teachers.ipynb", "cheat-sheet.ipynb", "glossa
                "answers", "answers/01-card-splits.toml", "01-card-splits.toml",
                "01-card-splits.ipynb/../solutions.ipynb", "../notebooks/solutions.ipynb",
                "./solutions.ipynb", "01-card-splits.ipynb.bak", "1-card-splits.ipynb",
-               "answers/01-card-splits.ipynb", "01-card splits.ipynb", ".ipynb_checkpoints"]
+               "answers/01-card-splits.ipynb", "01-card splits.ipynb", ".ipynb_checkpoints",
+               # the answer keys' translations (issue 35)
+               "answers/ru", "answers/ru/01-card-splits.toml", "ru/../answers/ru/01-card-splits.toml"]
 LESSONS = ["00-start-here.ipynb", "07-test-a-strategy.ipynb", "99-query.ipynb",
            "ru/00-start-here.ipynb", "ru/07-test-a-strategy.ipynb"]
 # The language folders (issue 35) open exactly <lang>/NN-name.ipynb, nothing else in them or

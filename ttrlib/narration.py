@@ -19,7 +19,7 @@ from typing import Any
 from . import events as ev
 from .cards import Place
 from .i18n import SOURCE_LANGUAGE, _, language, ngettext, number
-from .seats import TEAM_NAMES, seat_name
+from .seats import seat_name, team_name
 from .state import END_TRIGGER_TRAINS, FACE_UP, SETUP_TICKETS_DEALT, STARTING_HAND
 from .words import city, colour_word, number_word
 
@@ -47,10 +47,6 @@ def _who(e: ev.Event) -> str:
     """The name of the seat that acted (every event worded this way has one)."""
     assert e.seat is not None, e
     return seat_name(e.seat)
-
-
-def _team(team: int) -> str:
-    return _("Team {letter}").format(letter=TEAM_NAMES[team])
 
 
 def _route(e: Any) -> dict[str, str]:
@@ -121,7 +117,7 @@ _WORDS: dict[type[ev.Event], Callable[[Any], str]] = {
                           else _("{who} puts the first card in the team cardholder (D1)")
                           ).format(who=_who(e)),
     ev.TicketsPlaced: lambda e: _("{team} places its 2 shared tickets (T1)").format(
-        team=_team(e.team)),
+        team=team_name(e.team)),
     ev.TicketsDrawn: lambda e: ngettext("{who} draws {n} ticket", "{who} draws {n} tickets",
                                         e.count).format(who=_who(e), n=e.count),
     ev.TicketsKept: lambda e: ngettext(
@@ -140,6 +136,6 @@ _WORDS: dict[type[ev.Event], Callable[[Any], str]] = {
     ev.FinalRound: lambda e: ngettext(
         "{team} has {n} or fewer trains: every player gets one final turn (E1)",
         "{team} has {n} or fewer trains: every player gets one final turn (E1)",
-        END_TRIGGER_TRAINS).format(team=_team(e.team), n=END_TRIGGER_TRAINS),
+        END_TRIGGER_TRAINS).format(team=team_name(e.team), n=END_TRIGGER_TRAINS),
     ev.Over: lambda e: _("the game is over"),
 }

@@ -10,6 +10,7 @@ from numbers import Integral
 from typing import Any
 
 from .errors import ArgumentError, shown
+from .i18n import _
 
 TEAM_NAMES = "ABC"
 PLAYER_COUNTS = (4, 6)  # C2: Team Asia is played by 4 or 6 players, in teams of two
@@ -21,7 +22,8 @@ def seat_name(seat: int) -> str:
 
 
 def team_name(team: int) -> str:
-    return f"Team {TEAM_NAMES[team]}"
+    """``0 -> "Team A"``, in the reader's language («Команда A»)."""
+    return _("Team {letter}").format(letter=TEAM_NAMES[team])
 
 
 def team_of(seat: int) -> int:

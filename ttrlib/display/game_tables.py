@@ -11,7 +11,7 @@ from typing import Any
 from ..i18n import _, ngettext
 from ..rules.scoring import TeamScore
 from ..rules.tracks import closed_reason
-from ..seats import TEAM_NAMES, seat_name, team_name, team_of, teammate
+from ..seats import seat_name, team_name, team_of, teammate
 from ..state import TRAINS_PER_PLAYER
 from ..words import count, plural
 from .css import style
@@ -53,8 +53,7 @@ def seat_line_html(view: Any, over: bool = False) -> str:
     """Whose screen this is, whose move, and what stays hidden from it (rule I1), in two short
     lines (a phone shows them above the game, issue 32.13). At the end the score sheet shows
     every ticket, so the line no longer says the teammate's tickets are hidden."""
-    me, mate = seat_name(view.seat), seat_name(view.teammate)
-    team = _("Team {letter}").format(letter=TEAM_NAMES[view.team])
+    me, mate, team = seat_name(view.seat), seat_name(view.teammate), team_name(view.team)
     if over:
         turn = _("the game is over")
     else:

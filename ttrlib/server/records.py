@@ -25,6 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ..i18n import SOURCE_LANGUAGE
 from ..lessons.answers import JOIN, MAX_CANONICAL, Exercise, Kind, load_key
 from ..lessons.catalog import lessons
 from .db import dialect, migrate, transaction
@@ -69,11 +70,13 @@ class ReportError(ValueError):
 
 @lru_cache(maxsize=None)
 def keys() -> dict[str, dict[str, Exercise]]:
-    """Every lesson's answer key, by lesson id ("01"), in the catalogue's order."""
+    """Every lesson's answer key, by lesson id ("01"), in the catalogue's order, in the keys'
+    own language: a translated lesson records its answers in it (``recording.record``), so a
+    server started with ``TTR_LANG=ru`` must not read the Russian options."""
     found = {}
     for lesson in lessons():
         try:
-            found[lesson.id] = load_key(lesson.id)
+            found[lesson.id] = load_key(lesson.id, lang=SOURCE_LANGUAGE)
         except ValueError:  # a lesson without exercises
             continue
     return found
