@@ -463,11 +463,11 @@ def wait_until(page, condition: str, what: str, *, arg=None, proc=None, log: Pat
     last_text, last_log, last_cpu = None, -1, _cpu_seconds(proc.pid) if proc else 0.0
     last_cpu_t = moved = time.monotonic()
     shot = ARTIFACTS / "failed-waits" / (re_slug(what) + ".png")
+    whole = failures is PAGE_FAILURES  # a page that must end whole: no view left lost
     while True:
         try:
-            if page.evaluate(condition, arg) and not (failures is PAGE_FAILURES
-                                                      and page.evaluate(LOST_NOW_JS)):
-                if failures is PAGE_FAILURES:  # a page that must end whole
+            if page.evaluate(condition, arg) and not (whole and page.evaluate(LOST_NOW_JS)):
+                if whole:
                     _note_mended(page, what)
                 return
         except Exception as exc:  # noqa: BLE001 - a page navigating or still loading
