@@ -183,7 +183,7 @@ body { margin: 0; padding: 0.4rem 0.8rem; }
 .tb-grid { display: grid; grid-template-columns: minmax(0, 68fr) minmax(0, 32fr); gap: 0.8rem;
   align-items: start; }
 /* city names at least 24 px at 1920x1080: 22 map units on a map 1132 wide, drawn ~1270 px */
-.tb-map .ttr-city-label { font-size: 22px; }
+.tb-map .ttr-city-label { font-size: calc(22px * var(--label-grow, 1)); }
 @media (max-width: 1000px) { .tb-grid { grid-template-columns: minmax(0, 1fr); }
   .tb-map .ttr-city-label { font-size: 16px; } }
 @media (max-width: 600px) { th, td { padding: 0.1rem 0.3rem; } table { font-size: 0.95rem; }
@@ -226,7 +226,7 @@ details { font-size: 0.9rem; }
      rather than taking a second row of the screen's height */
   .tb-head { flex-wrap: nowrap; } .tb-when { text-align: right; }
   .tb-reviewing .tb-grid { grid-template-columns: minmax(0, 65fr) minmax(0, 35fr); }
-  .tb-reviewing .tb-map .ttr-city-label { font-size: 23px; }
+  .tb-reviewing .tb-map .ttr-city-label { font-size: calc(23px * var(--label-grow, 1)); }
   .tb-reviewing .tb-status { font-size: 1.5rem; } }
 #pause[aria-pressed="true"] { background: #1565c0; color: #fff; }
 .tb-short { font-weight: 700; }
@@ -236,8 +236,22 @@ SCRIPT = """
 const box = document.getElementById('frame'), at = document.getElementById('at');
 const base = box.dataset.frame;
 let shown = +box.dataset.version, latest = shown, step = null;
+// The projector's page fits its screen: when the lines above the map take more rows (a long
+// status, a review line that wraps) the map is drawn a little smaller rather than cut at the
+// bottom, and its city names grow back (up to 15%) to the size the layout gave them.
+function fitMap() {
+  const svg = box.querySelector('.tb-map svg');
+  if (!svg) return;
+  svg.style.maxHeight = ''; svg.style.removeProperty('--label-grow');
+  if (innerWidth <= 1000) return;  // one column: the page scrolls, the map keeps its width
+  const full = svg.getBoundingClientRect(), room = innerHeight - full.top - scrollY - 4;
+  if (full.bottom + scrollY <= innerHeight || room <= 0) return;
+  svg.style.maxHeight = `${room}px`;
+  svg.style.setProperty('--label-grow', Math.min(full.height / room, 1.15).toFixed(3));
+}
+addEventListener('resize', fitMap);
 function paint(d) { box.innerHTML = d.html; box.dataset.version = shown = d.version;
-  latest = d.latest;
+  latest = d.latest; fitMap();
   at.textContent = step === null ? 'live' : `step ${d.version} of ${d.latest}`;
   review(d.version, pausing); }
 // The coach's review panel (a finished game only: the server sends nothing while it goes on).
@@ -253,6 +267,7 @@ async function review(n, hide) {
     panel.hidden = pauseButton.hidden = d.state === 'playing';
     document.body.classList.toggle('tb-reviewing', !panel.hidden);
     panel.innerHTML = d.html;
+    fitMap();
     if (d.state === 'waiting' || d.state === 'running')  // its progress, until it is ready
       reviewTimer = setTimeout(() => review(n, hide), 2000);
   } catch (e) { reviewTimer = setTimeout(() => review(n, hide), 5000); }
@@ -282,7 +297,7 @@ async function go(n) {
 document.getElementById('back').onclick = () => go((step === null ? latest : step) - 1);
 document.getElementById('next').onclick = () => go(step === null ? null : step + 1);
 document.getElementById('live').onclick = () => go(null);
-review(shown, pausing);
+fitMap(); review(shown, pausing);
 document.addEventListener('keydown', ev => {
   if (ev.key === 'ArrowLeft') document.getElementById('back').click();
   if (ev.key === 'ArrowRight') document.getElementById('next').click();
