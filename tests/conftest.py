@@ -95,9 +95,9 @@ _SLOW = {
     # secrets, the refusals of a mutated save's start).
     "test_fuzz.py::test_fuzz_games",
     # two of lesson 06's three never-ending deals (2-3 s each); the third stays in the quick loop
-    "test_answer_key_06.py::test_resume_story_of_a_game_that_never_ends_still_compares_the_copies"
+    "test_answer_key_06.py::test_resume_story_of_a_deal_that_once_never_ended"
     "[114737707665363063858824242106125509253]",
-    "test_answer_key_06.py::test_resume_story_of_a_game_that_never_ends_still_compares_the_copies"
+    "test_answer_key_06.py::test_resume_story_of_a_deal_that_once_never_ended"
     "[79489868811767120949435305230699781778]",
     "test_perft.py::test_legal_actions_are_exactly_those_the_rules_list",
     "test_save_mutation.py::test_a_mutated_history_is_refused_naming_its_step_or_replays_to_a_game_its_log_explains",

@@ -66,18 +66,29 @@ def test_resume_story_says_the_games_match_and_shows_no_json():
     assert "{" not in story and '"players"' not in story
 
 
-# Deals whose bot game never ends (found by sampling 2,000 random deals: every seat's only legal
-# action is the same tunnel it cannot pay, the draw pile empty; the rulebook has no end for it).
+# Deals whose bot game once never ended (found by sampling 2,000 random deals: every seat retried
+# the same tunnel it could not pay, the draw pile holding just the cards that cost it more).
 STALLED_ROOTS = (114737707665363063858824242106125509253,
                  79489868811767120949435305230699781778,
                  179258024805682475161302639059822688064)
 
 
 @pytest.mark.parametrize("root", STALLED_ROOTS)
-def test_resume_story_of_a_game_that_never_ends_still_compares_the_copies(root):
-    """The lesson once failed with "the game did not end within 100000 actions" (CI, 7 Dec)."""
-    from ttrlib.lessons.team_game import RESUME_MOVES, _resume_story
+def test_resume_story_of_a_deal_that_once_never_ended(root):
+    """The lesson once failed with "the game did not end within 100000 actions" (CI, 7 Dec);
+    these deals now end (``GreedyBot`` does not retry a tunnel it has just withdrawn from)."""
+    from ttrlib.lessons.team_game import _resume_story
 
     story = _resume_story(root, 40)
-    assert f"for {RESUME_MOVES:,} moves. Neither ended" in story
+    assert "were played to the end" in story and "ended exactly the same, move for move" in story
+    assert "was refused" in story
+
+
+def test_resume_story_of_a_game_that_does_not_end_in_the_moves_allowed(monkeypatch):
+    """The guard: copies still going after ``RESUME_MOVES`` are compared, and the page says so."""
+    from ttrlib.lessons import team_game
+
+    monkeypatch.setattr(team_game, "RESUME_MOVES", 5)
+    story = team_game._resume_story(STALLED_ROOTS[0], 40)
+    assert "for 5 moves. Neither ended" in story
     assert "exactly the same, move for move" in story and "was refused" in story

@@ -12,7 +12,7 @@ import pytest
 from ttrlib import CardCounts, Game, IllegalMove, standard_deck
 from ttrlib import actions as act
 from ttrlib.board import board_from_dict
-from ttrlib.bots import GreedyBot, RandomBot, play
+from ttrlib.bots import GreedyBot, RandomBot, decide, play
 from ttrlib.game import Phase, PlayerView
 from ttrlib.rules.scoring import TeamScore
 
@@ -228,9 +228,9 @@ def test_greedy_returns_a_legal_action_in_every_phase(phase_steps):
             offer = game.ticket_offer()
             game.apply(act.KeepTickets(offer[:3], share=offer[0]))
         if phase_steps == 1:
-            game.apply(act.DrawCard("deck"))
+            game.apply(game.legal_actions()[0])  # the others draw from the deck
         elif phase_steps == 2:
-            game.apply(act.DrawCard("deck"))
+            game.apply(game.legal_actions()[0])  # the others draw from the deck
             game.apply(act.PlaceCard("hand"))
         else:
             game.apply(act.DrawTickets())
@@ -260,6 +260,41 @@ def test_greedy_pays_or_withdraws_in_the_tunnel_phase():
             assert choice == act.Withdraw()
         game.apply(choice)
         assert game.phase is Phase.TURN and game.to_move == 1
+
+
+def test_greedy_does_not_retry_the_tunnel_it_has_just_withdrawn_from():
+    """Bots once looped for ever on one tunnel they could not pay (CI, 7 Dec): the turn after a
+    withdrawal a greedy bot does something else, unless nothing else is legal."""
+    def position() -> Game:
+        # Seat 0 holds 4 green and ticket T41, which needs Kabul - Kashgar (a green tunnel of 4)
+        return Game.from_position(
+            hands=[CardCounts(green=4), CardCounts(), CardCounts(), CardCounts()],
+            cardholders=[CardCounts(red=2), CardCounts()], tickets=[["T41"], [], [], []],
+            draw_pile=["green", "green", "red", "blue", "white"] * 3)
+
+    game, bot = position(), GreedyBot(seed=2)
+    tried = decide(game, bot)
+    assert isinstance(tried, act.Claim) and tried.route == "kabul-kashgar"
+    game.apply(tried)
+    assert game.tunnel.extra == 2 and decide(game, bot) == act.Withdraw()  # red 2 cannot pay
+    game.apply(act.Withdraw())
+    while game.to_move != 0:
+        game.apply(game.legal_actions()[0])  # the others draw from the deck
+    legal = game.legal_actions()
+    again = [a for a in legal if isinstance(a, act.Claim) and a.route == "kabul-kashgar"]
+    assert again and len(again) < len(legal)
+    # a bot that has not just withdrawn would try it again; this one draws instead
+    assert decide(game, GreedyBot(seed=2)) in again
+    choice = decide(game, bot)
+    assert choice in legal and choice not in again
+    # when the tunnel is all that is legal, it is tried (no turn without an action)
+    game, bot = position(), GreedyBot(seed=2)
+    game.apply(decide(game, bot))
+    game.apply(decide(game, bot))
+    while game.to_move != 0:
+        game.apply(game.legal_actions()[0])  # the others draw from the deck
+    again = [a for a in game.legal_actions() if isinstance(a, act.Claim)]
+    assert decide(game, bot, again) in again
 
 
 def test_a_bot_choice_is_checked_by_the_game():

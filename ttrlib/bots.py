@@ -110,7 +110,9 @@ class GreedyBot:
     it can see (its own and the team's shared ones), over routes that are its team's or still
     open to it. It claims the longest planned route it can pay for; otherwise it draws cards of
     the colours the plan needs; with no plan left it draws tickets while the deck and its trains
-    allow, and else claims the longest route it can. Ties are broken by its seeded generator.
+    allow, and else claims the longest route it can. On the turn after it withdraws from a
+    tunnel (U3) it does anything else legal before trying that tunnel again. Ties are broken by
+    its seeded generator.
     A :class:`Strategy` changes the choices it names; the default is the behaviour above.
     """
 
@@ -121,6 +123,10 @@ class GreedyBot:
         self.strategy = strategy or Strategy()
         self._net: _Network | None = None  # the routes open to this seat, as last seen
         self._plans: dict = {}  # tickets -> plan, for that network
+        # The tunnel this bot withdrew from on its last turn: it tries something else first on
+        # its next turn. Without it a deal can loop for ever (CI, 7 Dec): every seat retrying the
+        # one tunnel it cannot pay, when the cards left to reveal are exactly the ones that cost.
+        self._withdrew: str | None = None
 
     # --- decisions ----------------------------------------------------------------------------
     def choose(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
@@ -129,8 +135,11 @@ class GreedyBot:
             return self._keep(view, legal)
         if phase is Phase.TUNNEL:
             pays = [a for a in legal if isinstance(a, act.PayTunnel)]
+            if not pays:
+                self._withdrew = view.tunnel.route if view.tunnel else None
+                return act.Withdraw()
             # Pay from the team cardholder first: the hand is the private reserve.
-            return max(pays, key=lambda a: len(a.cardholder)) if pays else act.Withdraw()
+            return max(pays, key=lambda a: len(a.cardholder))
         if phase is Phase.PLACE_CARD:
             return act.PlaceCard(self._place(view))
         if phase is Phase.SECOND_CARD:
@@ -156,6 +165,10 @@ class GreedyBot:
         return choice if choice in legal else legal[0]
 
     def _turn(self, view: PlayerView, legal: Sequence[act.Action]) -> act.Action:
+        withdrew, self._withdrew = self._withdrew, None
+        others = [a for a in legal if not (isinstance(a, act.Claim) and a.route == withdrew)]
+        if others:  # not the tunnel just failed, while anything else is legal
+            legal = others
         share = self._share(view, legal)
         if share is not None:
             return share
