@@ -35,8 +35,8 @@ LAYER_NAMES = [
     # 3: the vocabulary of the game: moves, and typed events (what happened), both plain data
     ["actions", "events"],
     # 4: the declared game state (plain data the rule families read and change), its fields as
-    #    typed attributes of the game
-    ["state", "plain", "history", "state_fields"],
+    #    typed attributes of the game, and the words of each phase (the rules refuse in them)
+    ["state", "plain", "history", "state_fields", "hints"],
     # 5: rule families (pure functions over a state: check, effect, legal), their table, the
     #    tunnel reveal's chance object, and the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
@@ -47,8 +47,8 @@ LAYER_NAMES = [
     #    the engine above the rules; the observer (what a seat sees of a state, I1) and a
     #    position built by hand (a checked state)
     ["display.*", "maps", "observer", "positions"],
-    # 7: the English text of the events and of the screens' hints, and a state as JSON
-    ["narration", "hints", "save"],
+    # 7: the English text of the events, and a state as JSON
+    ["narration", "save"],
     # 8: the facade that dispatches actions to the rule families, and the reading back of a
     #    seat's plain view, events and score sheets (it builds the game's PlayerView)
     ["game", "plain_views"],

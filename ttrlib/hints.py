@@ -1,17 +1,31 @@
-"""What a seat's screen tells the learner to do next, per phase of the turn (the lessons' hints).
+"""The words of each phase of a turn, in every register, in one place (issue 31).
 
-Each lesson screen offers some moves: the team game all of them, the tickets lesson only the
-ticket moves, the card split lesson only the card draw. A hint names the rule it follows and
-quotes the game's own constants (``ttrlib.state``), so a changed rule changes its hint.
+- What a seat's screen tells the learner to do next (the lessons' hints). Each lesson screen
+  offers some moves: the team game all of them, the tickets lesson only the ticket moves, the
+  card split lesson only the card draw.
+- What a seat must finish first (``FINISH_FIRST``): the engine's refusal of an action out of its
+  phase (``rules.table.phase_error``) and the widgets' note before they send one.
+- What the seat to move is doing, seen from the projected board (``DOING``).
+
+A hint names the rule it follows and quotes the game's own constants (``ttrlib.state``), so a
+changed rule changes its hint. It sits below the rules (they refuse in these words), so it
+imports nothing above the state. A test keeps every table of words keyed by a phase here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import actions as act
 from .i18n import N_
-from .rules.tickets import CHOOSE_TICKETS_KEEP, SHARE_MOST
-from .state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, Phase
+from .state import (
+    CHOOSE_TICKETS_KEEP,
+    DRAW_TICKETS,
+    SETUP_TICKETS_DEALT,
+    SETUP_TICKETS_KEEP,
+    SHARE_MOST,
+    Phase,
+)
 from .words import plural
 
 #: The team game (lessons 00, 06 and 08): every move of a turn.
@@ -97,8 +111,10 @@ def share_problem(picked: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
-#: What a seat must finish before anything else, per pending phase, for a move pressed out of
-#: its phase (a class server names only the field of such an action): ``(rule, words)``.
+#: What a seat must finish before anything else, per pending phase: ``(rule, words)``. The
+#: engine refuses an action out of its phase in these words ("Placing a drawn card is not
+#: possible now: first ..."), and the widgets say them before sending one (a class server
+#: names only the field of such an action).
 FINISH_FIRST = {
     Phase.SETUP_TICKETS: ("T1", "first choose your setup tickets: keep at least "
                                 f"{SETUP_TICKETS_KEEP} and share 1"),
@@ -110,4 +126,22 @@ FINISH_FIRST = {
     Phase.CHOOSE_TICKETS: ("T2", "first choose which of the tickets you drew to keep"),
     Phase.TUNNEL: ("U3", "first pay the tunnel's extra cards or take your cards back"),
     Phase.OVER: ("E1", "the game is over: nothing more can be played"),
+}
+
+#: An action's name in a refusal ("Drawing a train card is not possible now: ...").
+ACTION_WORDS = {
+    act.KeepTickets: "Keeping tickets", act.DrawCard: "Drawing a train card",
+    act.PlaceCard: "Placing a drawn card", act.Claim: "Claiming a route",
+    act.PayTunnel: "Paying a tunnel's extra cards", act.Withdraw: "Taking tunnel cards back",
+    act.DrawTickets: "Drawing tickets", act.ShareTickets: "Sharing tickets", act.Pass: "Passing",
+}
+
+#: What the seat to move is doing, on the projected board (named before it: "A1 (Team A) ...").
+DOING = {
+    Phase.SETUP_TICKETS: "chooses setup tickets (T1)",
+    Phase.TURN: "takes a turn",
+    Phase.PLACE_CARD: "places the card just drawn (D1)",
+    Phase.SECOND_CARD: "draws a second card (D1)",
+    Phase.CHOOSE_TICKETS: "chooses among drawn tickets (T2)",
+    Phase.TUNNEL: "pays the tunnel's extra cards or takes the cards back (U2, U3)",
 }

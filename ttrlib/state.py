@@ -42,6 +42,8 @@ MAX_FACE_UP_RESETS = 5  # C5 policy
 SETUP_TICKETS_DEALT = 5  # T1
 SETUP_TICKETS_KEEP = 3  # T1
 DRAW_TICKETS = 4  # T2
+CHOOSE_TICKETS_KEEP = 1  # T2: keep at least one of the tickets drawn
+SHARE_MOST = 2  # T4: share one or two private tickets in a turn
 END_TRIGGER_TRAINS = 4  # E1
 
 

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 
 from .. import actions as act
 from ..errors import WrongPhase, shown
-from ..state import SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, GameState, Phase
+from ..hints import ACTION_WORDS, FINISH_FIRST
+from ..state import GameState, Phase
 from . import claims, draws, passing, tickets, tunnels
 
 
@@ -67,24 +68,6 @@ def legal_actions(state: GameState, include_pass: bool = True) -> list[act.Actio
     return out
 
 
-_ACTION_WORDS = {
-    act.KeepTickets: "Keeping tickets", act.DrawCard: "Drawing a train card",
-    act.PlaceCard: "Placing a drawn card", act.Claim: "Claiming a route",
-    act.PayTunnel: "Paying a tunnel's extra cards", act.Withdraw: "Taking tunnel cards back",
-    act.DrawTickets: "Drawing tickets", act.ShareTickets: "Sharing tickets", act.Pass: "Passing",
-}
-_WAITS = {
-    Phase.SETUP_TICKETS: (f"each player first keeps at least {SETUP_TICKETS_KEEP} of "
-                          f"{SETUP_TICKETS_DEALT} tickets and shares 1"),
-    Phase.TURN: "choose a turn: draw cards, claim a route, draw tickets or share tickets",
-    Phase.PLACE_CARD: "first say where the card you drew goes: your hand or the team cardholder",
-    Phase.SECOND_CARD: "draw your second card now; it goes to the other place",
-    Phase.CHOOSE_TICKETS: "choose which of the drawn tickets to keep and which to share",
-    Phase.TUNNEL: "pay the tunnel's extra cards or take your cards back",
-    Phase.OVER: "the game is over",
-}
-_PHASE_RULE = {Phase.SETUP_TICKETS: "T1", Phase.PLACE_CARD: "D1", Phase.SECOND_CARD: "D1",
-               Phase.CHOOSE_TICKETS: "T2", Phase.TUNNEL: "U3", Phase.OVER: "E1"}
 _TURN_RULE = {act.PayTunnel: "U2", act.Withdraw: "U3", act.KeepTickets: "T2"}
 
 
@@ -92,10 +75,11 @@ def phase_error(state: GameState, action: Any) -> WrongPhase:
     """The refusal of an action that has no row for this phase: the rule that says what the
     game waits for (or, in a turn, what the action needs), and what it waits for."""
     phase = state.phase
-    rule = _PHASE_RULE.get(phase) or _TURN_RULE.get(type(action), "D1")
-    if not isinstance(action, tuple(_ACTION_WORDS)):
+    pending, waits = FINISH_FIRST[phase]
+    # in a turn the action itself needs a phase (PlaceCard: D1, PayTunnel: U2 ...)
+    rule = _TURN_RULE.get(type(action), "D1") if phase is Phase.TURN else pending
+    if not isinstance(action, tuple(ACTION_WORDS)):
         return WrongPhase(rule, f"{shown(action)} is not a ttrlib action")
     if isinstance(action, act.Pass) and phase is Phase.TURN:
         return WrongPhase(rule, "you may pass only when you have no other legal action")
-    name = _ACTION_WORDS.get(type(action), type(action).__name__)
-    return WrongPhase(rule, f"{name} is not possible now: {_WAITS[phase]}")
+    return WrongPhase(rule, f"{ACTION_WORDS[type(action)]} is not possible now: {waits}")

@@ -14,13 +14,19 @@ from .. import actions as act
 from ..errors import IllegalTickets, SetupError, clip, shown
 from ..events import TicketsDrawn, TicketsKept, TicketsPlaced, TicketsShared
 from ..seats import team_of, teammate
-from ..state import DRAW_TICKETS, SETUP_TICKETS_DEALT, SETUP_TICKETS_KEEP, GameState, Phase
+from ..state import (
+    CHOOSE_TICKETS_KEEP,
+    DRAW_TICKETS,
+    SETUP_TICKETS_DEALT,
+    SETUP_TICKETS_KEEP,
+    SHARE_MOST,
+    GameState,
+    Phase,
+)
 from ..words import plural
 from . import check_mode, deck
 from .ending import end_turn
 
-CHOOSE_TICKETS_KEEP = 1  # T2: keep at least one of the tickets drawn
-SHARE_MOST = 2  # T4: share one or two private tickets in a turn
 _IDS = "tickets are named by their ids (strings such as 'T07')"
 
 

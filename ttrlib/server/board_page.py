@@ -18,21 +18,13 @@ import tornado.template
 
 from .. import display, narration
 from ..board import Board
+from ..hints import DOING
 from ..maps import board_description, board_svg
 from ..seats import seat_name, team_count, team_name, team_of, team_seats
 from ..state import TRAINS_PER_PLAYER, Phase
 from ..words import plural
 from .auth import TEMPLATES
 
-#: what the table waits for, in words (the seat to move is named before it)
-_WAITS = {
-    Phase.SETUP_TICKETS: "chooses setup tickets (T1)",
-    Phase.TURN: "takes a turn",
-    Phase.PLACE_CARD: "places the card just drawn (D1)",
-    Phase.SECOND_CARD: "draws a second card (D1)",
-    Phase.CHOOSE_TICKETS: "chooses among drawn tickets (T2)",
-    Phase.TUNNEL: "pays the tunnel's extra cards or takes the cards back (U2, U3)",
-}
 LOG_LINES = 8
 
 
@@ -72,7 +64,7 @@ def frame_html(board: Board, table: str, public: PublicView, events, marks: list
         status = ("The game is over: " + (f"{winners[0]} wins!" if len(winners) == 1 else
                                           f"a tie between {' and '.join(winners)}!"))
     else:
-        status = f"{seat_name(p.to_move)} ({team_name(team_of(p.to_move))}) {_WAITS[p.phase]}"
+        status = f"{seat_name(p.to_move)} ({team_name(team_of(p.to_move))}) {DOING[p.phase]}"
         if p.final_round:
             status += " · final round (E1)"
     context = {
