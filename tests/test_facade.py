@@ -21,7 +21,7 @@ import pytest
 from ttrlib import CardCounts, Game, IllegalMove
 from ttrlib import actions as act
 from ttrlib.errors import IllegalDraw
-from ttrlib.rules import table
+from ttrlib.rules import dispatch
 from ttrlib.state import GameState, Phase
 from ttrlib.state_fields import StateFields
 
@@ -38,12 +38,12 @@ def a_turn() -> Game:
 def test_a_bug_inside_a_check_propagates_as_itself(monkeypatch):
     game = a_turn()
     before = game.to_json()
-    rule = table.RULES[(Phase.TURN, act.DrawCard)]
+    rule = dispatch.RULES[(Phase.TURN, act.DrawCard)]
 
     def broken_check(state, action):
         return 1 // 0  # a bug of the engine, not a refusal
 
-    monkeypatch.setitem(table.RULES, (Phase.TURN, act.DrawCard), rule._replace(check=broken_check))
+    monkeypatch.setitem(dispatch.RULES, (Phase.TURN, act.DrawCard), rule._replace(check=broken_check))
     with pytest.raises(ZeroDivisionError):
         game.apply(act.DrawCard("deck"))
     assert game.to_json() == before  # the check changed nothing, the effect never ran

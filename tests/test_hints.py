@@ -62,7 +62,7 @@ def _phase_tables():
 
 
 def test_every_table_of_a_phases_words_is_in_hints():
-    """Three modules once each had their own English per phase (rules.table, server.board_page
+    """Three modules once each had their own English per phase (the rules, server.board_page
     and hints, issue 31): a refusal and a screen said the same thing in different words."""
     found = list(_phase_tables())
     assert {f for f, _ in found} == {"hints.py"}, found

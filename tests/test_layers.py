@@ -42,7 +42,7 @@ LAYER_NAMES = [
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",
      "rules.claims", "rules.tunnels", "rules.ending", "rules.deck", "rules.passing",
      "rules.check_mode",
-     "rules.network", "rules.table", "chance", "validity"],
+     "rules.network", "rules.dispatch", "chance", "validity"],
     # 6: pictures (HTML fragments, the board map): they take duck-typed views and never import
     #    the engine above the rules; the observer (what a seat sees of a state, I1) and a
     #    position built by hand (a checked state)
@@ -344,3 +344,13 @@ def test_exceptions_are_tolerated_until_they_go(tmp_path):
     (root / "low.py").write_text("", encoding="utf-8")
     assert toy_problems(root, {("low", "top")}) == [
         "known exception low -> top no longer occurs: remove it from KNOWN_EXCEPTIONS"]
+
+
+def test_a_table_is_a_class_table():
+    """'table' meant the rules' dispatch, a class table and an HTML table (issue 31): a module
+    named for a table is the class table's, or the one HTML-table builder."""
+    named = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*table*.py"))
+    html = ["display/tables.py"]
+    assert [n for n in named if n not in html and not n.startswith(("server/", "lessons/"))] == []
+    assert html[0] in named and "rules/dispatch.py" in [p.relative_to(ROOT).as_posix()
+                                                         for p in ROOT.rglob("*.py")]

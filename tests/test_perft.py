@@ -20,7 +20,7 @@ import pytest
 
 from ttrlib import CardCounts, Game, IllegalMove, Phase
 from ttrlib import actions as act
-from ttrlib.rules import table
+from ttrlib.rules import dispatch
 from ttrlib.save import state_data
 
 # --------------------------------------------------------------------------------------------
@@ -397,13 +397,13 @@ def test_the_positions_reach_the_corners():
 
 
 def test_each_family_lists_exactly_its_own_actions():
-    """The perft run against the families directly (``rules.table``): at every kept position,
+    """The perft run against the families directly (``rules.dispatch``): at every kept position,
     each row of the phase lists, on the bare state, exactly the actions of its type that the
     independent enumerator allows, and no row lists an action of another type."""
     for name, game in positions():
         state = state_data(game.state)
         expected = rules.legal_actions(state)
-        rows = [(kind, rule) for (phase, kind), rule in table.RULES.items()
+        rows = [(kind, rule) for (phase, kind), rule in dispatch.RULES.items()
                 if phase is game.state.phase]
         listed: set = set()
         for kind, rule in rows:

@@ -17,7 +17,7 @@ from ttrlib import actions as act
 from ttrlib.bots import RandomBot
 from ttrlib.game import Phase
 from ttrlib.rules import deck
-from ttrlib.rules.table import RULES
+from ttrlib.rules.dispatch import RULES
 from ttrlib.state import GameState
 from ttrlib.validity import check_state
 

@@ -1,9 +1,9 @@
-"""The Team Asia game: a thin facade over one ``GameState`` and the rule table.
+"""The Team Asia game: a thin facade over one ``GameState`` and the rules' dispatch.
 
 One entry point changes the game: ``game.apply(action)``. It applies a legal action or raises an
 ``IllegalMove`` naming the rule and the reason, and a rejected action leaves the game exactly as
 it was: ``apply`` looks up the rule family's check (may raise, changes nothing) and effect
-(never raises) in ``ttrlib.rules.table``, and ``legal_actions`` the family's legal list. What
+(never raises) in ``ttrlib.rules.dispatch``, and ``legal_actions`` the family's legal list. What
 a seat sees is ``ttrlib.observer``; an exact position is built by ``ttrlib.positions``. The log
 holds typed events (``ttrlib.events``); ``ttrlib.narration`` words them. The policies where the
 rulebook is silent are listed in ``ttrlib.rules``.
@@ -45,7 +45,7 @@ from .history import (
 )
 from .observer import PlayerView
 from .positions import MAX_SEED
-from .rules import claims, deck, table, tickets
+from .rules import claims, deck, dispatch, tickets
 from .seats import PLAYER_COUNTS, TEAM_NAMES, check_seat, check_team, seat_name, team_name
 from .state import (
     DRAW_TICKETS,
@@ -179,9 +179,9 @@ class Game(StateFields):
         """Apply a legal action, or raise ``IllegalMove`` and change nothing. The checks name
         every malformed field; anything else a check raises is a bug and propagates as such."""
         state = self.state
-        rule = table.RULES.get((state.phase, type(action)))
+        rule = dispatch.RULES.get((state.phase, type(action)))
         if rule is None:
-            raise table.phase_error(state, action)
+            raise dispatch.phase_error(state, action)
         rule.check(state, action)  # may raise; changes nothing
         rule.effect(state, action)  # never raises
         if state.held:  # a C6 reshuffle's event still waiting (rare)
@@ -189,8 +189,8 @@ class Game(StateFields):
         self._history.append(action)
 
     def legal_actions(self, include_pass: bool = True) -> list[act.Action]:
-        """Every action ``apply`` accepts now, each once (``ttrlib.rules.table``)."""
-        return table.legal_actions(self.state, include_pass)
+        """Every action ``apply`` accepts now, each once (``ttrlib.rules.dispatch``)."""
+        return dispatch.legal_actions(self.state, include_pass)
 
     def legal_claims(self, seat: int | None = None) -> list[act.Claim]:
         """Every legal ``Claim`` for ``seat`` (default: the seat to move) in the TURN phase."""

@@ -4,7 +4,7 @@
   offers some moves: the team game all of them, the tickets lesson only the ticket moves, the
   card split lesson only the card draw.
 - What a seat must finish first (``FINISH_FIRST``): the engine's refusal of an action out of its
-  phase (``rules.table.phase_error``) and the widgets' note before they send one.
+  phase (``rules.dispatch.phase_error``) and the widgets' note before they send one.
 - What the seat to move is doing, seen from the projected board (``DOING``).
 
 A hint names the rule it follows and quotes the game's own constants (``ttrlib.state``), so a

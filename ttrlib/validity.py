@@ -17,7 +17,7 @@ produced); tickets in exactly one place; T1 and T2 (offers, setup choices and ke
 phase); the fields of a pending decision (D1-D3 ``drawn``/``taken_slot``/``first_to``, U1-U7
 ``tunnel``); C5 (no row of 3 face-up locomotives unless the C5 policy keeps it: too few other
 cards now or at the last check, or the bounded resets ran out, as the log shows); E1 (the final round, passes, a game that is over); the event log; and
-last that a game not over has a legal action (the families' ``legal_*``, ``rules.table``).
+last that a game not over has a legal action (the families' ``legal_*``, ``rules.dispatch``).
 
 ``start_problem(game, origin)`` checks more of the start of a saved game: that it is a deal as
 ``Game.new`` makes one or a position as ``Game.from_position`` makes one, holding nothing a step
@@ -46,7 +46,7 @@ from .cards import CardCounts, Color, Place, standard_deck
 from .chance import extra_cost
 from .errors import shown
 from .events import Draw, Event, NoReset, Over, Reset, Reshuffle, Setup, TicketsPlaced
-from .rules import deck, payments, table, tracks
+from .rules import deck, dispatch, payments, tracks
 from .seats import PLAYER_COUNTS, team_count, team_seats, teammate
 from .state import (
     DRAW_TICKETS,
@@ -94,7 +94,7 @@ def _problems(game: Any, position: bool) -> Iterator[Problem]:
     if found:
         yield found
         return
-    if game.phase is not Phase.OVER and not table.legal_actions(game):
+    if game.phase is not Phase.OVER and not dispatch.legal_actions(game):
         yield "phase", (f"the game is not over, yet seat {game.to_move} has no legal action in "
                         f"the {game.phase.value!r} phase")
 

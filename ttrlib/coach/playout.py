@@ -1,7 +1,7 @@
 """Playouts: a determinized state played to the end by a fast policy, and its team results.
 
 The policy is a ``GreedyBot`` with a preset ``Strategy`` at every seat (the strongest preset by
-default). A playout runs on the ``GameState`` itself through the rule table (``Game`` is only a
+default). A playout runs on the ``GameState`` itself through the rules' dispatch (``Game`` is only a
 thin wrapper around it), so it costs what a bot game costs from that point on.
 """
 

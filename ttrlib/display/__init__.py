@@ -29,7 +29,7 @@ entities, no unclosed tags), so it can also be checked or post-processed with ``
 The package's modules say what they hold: :mod:`.looks` (each colour's fill and letter, also used
 by the board map), :mod:`.css` (the stylesheet), :mod:`.frames` (escaping, frames, messages,
 layout), :mod:`.cards`, :mod:`.tickets`, :mod:`.routes`, :mod:`.chances` (distributions),
-:mod:`.game_tables` (players, routes, score sheet), :mod:`.explorer` (the odds
+:mod:`.game_sheets` (players, routes, score sheet), :mod:`.explorer` (the odds
 explorer's panels), :mod:`.tables` (the lessons' plain tables) and :mod:`.views` (a whole
 seat's view). Every public name is importable from ``ttrlib.display``.
 Display sits just above the rules: it reads a ``PlayerView`` by its attributes and never imports
@@ -64,7 +64,7 @@ from .explorer import (
     sub_html,
 )
 from .frames import layout_html, message_html
-from .game_tables import (
+from .game_sheets import (
     draw_pile_html,
     players_html,
     routes_html,

@@ -3,7 +3,7 @@
 Each action has a ``check_*(state, action)`` that may raise ``IllegalMove`` and never changes
 anything, an effect ``do_*(state, action)`` that never raises, and ``legal_*(state)``, every
 action the check accepts; ``Game.apply`` and ``Game.legal_actions`` look them up for the phase
-and action type in ``ttrlib.rules.table``.
+and action type in ``ttrlib.rules.dispatch``.
 
 ``deck``     -- the train deck and the face-up row (C5, C6), and the log.
 ``draws``    -- drawing train cards (D1-D4).

@@ -1,4 +1,4 @@
-"""The rule table: for each phase and action type, the family's check, effect and legal list.
+"""The rules' dispatch: for each phase and action type, the family's check, effect and legal list.
 
 ``check(state, action)`` may raise an ``IllegalMove`` naming the rule and changes nothing;
 ``effect(state, action)`` never raises; ``legal(state)`` lists every action the check accepts,

@@ -1,5 +1,5 @@
-"""The tables of a game in progress and at its end: the players (public counts, rule I1), the
-routes (claimed by whom, or open) and the score sheet (E2-E6). Each takes a seat's view (or
+"""The sheets of a game in progress and at its end, as HTML tables: the players (public counts,
+rule I1), the routes (claimed by whom, or open) and the score sheet (E2-E6). Each takes a seat's view (or
 the sheets a seat may read) by its attributes, like every picture of this package."""
 
 from __future__ import annotations
