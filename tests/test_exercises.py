@@ -220,6 +220,53 @@ def test_a_preheated_lesson_waits_for_the_learner_only_where_it_asks_for_the_see
     close_all(late)
 
 
+def test_lesson_06_deals_ahead_and_follows_the_address_in_its_last_cell(monkeypatch,
+                                                                          no_live_models):
+    # Issue 36: a preheated lesson 06 runs every cell before a class opens the page; only its
+    # last cell waits for the request, and deals game 7 when the address asks for it.
+    pytest.importorskip("voila")
+    from ttrlib.lessons import team_game as T
+    from ttrlib.widgets import TeamGame
+
+    calls = _preheated_kernel(monkeypatch, "seed=7")
+    seed = session_seed(wait=False)
+    story = T.resume_story_box(seed)
+    table = TeamGame(seed=seed)
+    assert seed is None and calls == []  # dealt ahead: a random game, nothing waited
+    random_story, random_game = story.value, table.session.game.to_json()
+    T.follow_the_address(story, table)
+    assert calls == ["waited"] and table.session.seed == 7
+    assert table.session.game.to_json() == TeamGame(seed=7).session.game.to_json()
+    assert story.value == T.resume_story(7) != random_story
+    assert "game 7" in table.game_label.value
+    # without a number in the address the game dealt ahead stays
+    calls = _preheated_kernel(monkeypatch, "")
+    story, table = T.resume_story_box(None), TeamGame()
+    before = table.session.game.to_json()
+    T.follow_the_address(story, table)
+    assert calls == ["waited"] and table.session.game.to_json() == before
+    assert random_game != before  # each kernel its own random game
+    close_all(table)
+
+
+def test_a_numbered_deal_without_the_deal_key_keeps_the_game_and_says_why(monkeypatch,
+                                                                         no_live_models):
+    from ttrlib.errors import KeyFileError
+    from ttrlib.widgets import TeamGame
+
+    table = TeamGame()
+    before = table.session.game.to_json()
+
+    def no_key(seed=None):
+        raise KeyFileError("the deal key cannot be read")
+
+    monkeypatch.setattr(table.session, "new_game", no_key)
+    table.deal(7)
+    assert table.session.game.to_json() == before
+    assert "Game 7 cannot be dealt here" in table.message_text and "deal key" in table.message_text
+    close_all(table)
+
+
 # --- the shipped keys and the lessons that use them ------------------------------------------
 def _lesson_exercise_ids(path: Path) -> list[str]:
     import re

@@ -91,7 +91,7 @@ def _wait_for_request() -> None:
             return
 
 
-def session_seed(seed: int | None = None) -> int | None:
+def session_seed(seed: int | None = None, *, wait: bool = True) -> int | None:
     """The public number of this learner's games, or ``None`` for a random game of their own.
 
     - ``session_seed(7)``: the teacher's one line in JupyterLab puts everyone on game 7;
@@ -103,10 +103,15 @@ def session_seed(seed: int | None = None) -> int | None:
     (:mod:`ttrlib.deals`), so game 7 is the same game on this server and cannot be dealt
     anywhere else. A mistyped ``?seed=12a`` does not fail the page: it says so on the page
     and the learner gets a random game.
+
+    ``wait=False``: a preheated classroom kernel does not wait here for the learner's request
+    (its ``?seed=``): the lesson deals ahead of time and asks again in its last cell
+    (lesson 06, ``team_game.follow_the_address``), so nothing above that cell is run per page.
     """
     if seed is not None:
         return _seed_value(seed)
-    for source in (query().get("seed"), os.environ.get("TTR_SEED")):
+    asked = query().get("seed") if wait or not _preheated() else None
+    for source in (asked, os.environ.get("TTR_SEED")):
         if source is not None:
             try:
                 return _seed_value(source)

@@ -121,6 +121,29 @@ def resume_story(seed: int | None, turns: int = 40) -> str:
     return _resume_story(root, turns)
 
 
+def resume_story_box(seed: int | None):
+    """The resume story (``resume_story``) in a box the lesson can fill again: a classroom page
+    shows a random game's story dealt ahead of time, and ``follow_the_address`` tells game N's
+    if the learner's address asks for it."""
+    import ipywidgets
+
+    return ipywidgets.HTML(resume_story(seed))
+
+
+def follow_the_address(story, team_game) -> None:
+    """Lesson 06's last cell: the one a preheated classroom kernel waits in for the learner's
+    request, so every cell above it (the resume story, the team game, the exercises: ~280
+    widget models) is run before a class opens the page, not 30 times at once when it does
+    (issue 36). If the address asks for a game (``?seed=7``) the story and ``team_game`` (a
+    ``TeamGame``) are dealt it now; otherwise they keep the random game dealt ahead."""
+    from . import session_seed
+
+    seed = session_seed()
+    if seed is not None and seed != team_game.session.seed:
+        story.value = resume_story(seed)
+        team_game.deal(seed)
+
+
 #: moves each copy of the resume story plays after the save, at most: after turn 40 a bot game
 #: ended within 270 moves in 298 of 300 sampled deals. A guard, not an expected end: bots once
 #: looped for ever on a tunnel they could not pay (5 of 2,300 deals, CI of 7 Dec), which

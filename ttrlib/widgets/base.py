@@ -193,10 +193,22 @@ class LessonWidget(Screen):
     @safe
     def start_new_game(self) -> None:
         """Deal a new random game, close the old game's controls, start again."""
-        self.session.new_game()
+        self.deal(None)
+        self.say(_("A new game is dealt: {name}.").format(name=self.session.game_name), "success")
+
+    def deal(self, seed: int | None) -> None:
+        """Deal game ``seed`` (a public number; ``None``: a random game) in place of this one and
+        start again (lesson 06 deals a random game ahead of the class, and game ``seed`` if the
+        learner's address asks for it). Without the deal key a numbered game cannot be dealt:
+        the game stays as it is and the screen says why."""
+        try:
+            self.session.new_game(seed)
+        except KeyFileError as exc:
+            self.say(f"Game {seed} cannot be dealt here, so this random game stays "
+                     f"(tell your teacher: {exc}).", "warning")
+            return
         self.reset()
         self.render()
-        self.say(_("A new game is dealt: {name}.").format(name=self.session.game_name), "success")
 
     def reset(self) -> None:
         """Forget everything about the old game (subclasses close their replaced controls)."""
