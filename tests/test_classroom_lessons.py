@@ -210,8 +210,9 @@ def _game_numbers(page) -> list[str]:
                       " ".join(page.locator(".ttr-game-no").all_inner_texts()))
 
 
-def test_two_learners_get_two_games_and_a_seed_puts_a_class_on_one(browser, app):
-    lesson = "01-card-splits.ipynb"
+# 06 deals ahead of the page and follows the address in its last cell (issue 36)
+@pytest.mark.parametrize("lesson", ["01-card-splits.ipynb", "06-play-a-team-game.ipynb"])
+def test_two_learners_get_two_games_and_a_seed_puts_a_class_on_one(browser, app, lesson):
     pages = [_open(browser, app, lesson) for _ in range(2)]
     try:
         first, second = (_game_numbers(p) for _, p in pages)

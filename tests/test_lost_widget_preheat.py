@@ -135,6 +135,13 @@ def test_pages_that_take_their_kernel_inside_its_preheat_run_draw_every_widget(t
             rows.append({"target": target, **where_taken(events(log.read_text()), kernel),
                          **status})
             context.close()
+        # a preheated 06 has dealt a random game ahead; its last cell deals game 7 when the
+        # address asks for it (issue 36)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = h.open_page(context.new_page(), base + url_of + "?seed=7")
+        h.wait_until(page, h.WIDGETS_SETTLED_JS, "lesson 06 with ?seed=7", proc=proc, log=log)
+        numbered = " ".join(page.locator(".ttr-game-no").all_inner_texts())
+        context.close()
     h.ARTIFACTS.mkdir(exist_ok=True)
     (h.ARTIFACTS / "lost-widget-preheat.json").write_text(json.dumps(
         {"waiting_cell": wait_at, "pages": rows}, indent=1))
@@ -145,3 +152,4 @@ def test_pages_that_take_their_kernel_inside_its_preheat_run_draw_every_widget(t
     assert len(inside) >= 3, rows
     assert any(r["running"] == wait_at for r in rows), rows
     assert all(r["views"] > 3 and r["lost"] == 0 and r["loading"] == 0 for r in rows), rows
+    assert "game 7" in numbered, numbered
