@@ -1,5 +1,5 @@
-"""One word for each thing (issue 31, item 3): the places a drawn card goes, the steps of a draw,
-the card-count JSON form. Each guard reads ttrlib's source or drives its readers."""
+"""One word for each thing (issue 31): the places a drawn card goes, the steps of a draw, the
+card-count JSON form, an event's one wire name (its saved ``kind`` form). Each guard reads ttrlib's source or drives its readers."""
 
 from __future__ import annotations
 
@@ -8,15 +8,21 @@ import json
 from pathlib import Path
 
 import pytest
+from bot_games import finished_bot_game
+from table_fakes import InProcess
 
 from ttrlib import actions as act
+from ttrlib import events as ev
+from ttrlib.bots import GreedyBot
 from ttrlib.cards import MOST_CARDS, CardCounts, Color, Place
 from ttrlib.errors import ActionError, SaveError, SetupError, TTRError, ViewError
 from ttrlib.events import Draw, DrawStep, Event, Placed
 from ttrlib.game import Game, Phase
 from ttrlib.lessons.answers import Kind
 from ttrlib.plain import action_from_plain, to_plain, view_to_plain
-from ttrlib.plain_views import view_from_plain
+from ttrlib.plain_views import event_from_plain, view_from_plain
+from ttrlib.server.referee import public_snapshot
+from ttrlib.server.table_store import seat_body
 
 TTRLIB = Path(__file__).resolve().parents[1] / "ttrlib"
 PLACE_WORDS = {"hand", "cardholder"}
@@ -226,3 +232,58 @@ def test_the_one_bound_is_the_whole_deck():
     assert _event({"locomotive": MOST_CARDS}).cards == CardCounts(locomotive=MOST_CARDS)
     assert _view({"red": MOST_CARDS}).hand == CardCounts(red=MOST_CARDS)
     assert CardCounts.from_plain(CardCounts(blue=2).to_dict()) == CardCounts(blue=2)
+
+
+# --- one wire name per event: the save's ``kind`` form, on the class server's wire too ----------
+def _events_of_every_kind() -> list[Event]:
+    """Each kind once, built from its class (a new kind is in ``KINDS``, so it is here at once),
+    and the events of a real game: draws from the row, tunnels, claims, tickets."""
+    made = [cls(seat=None if cls is ev.Setup else 1) for cls in ev.KINDS.values()]
+    return made + list(finished_bot_game(4, 5, bot=GreedyBot).events)
+
+
+def test_an_event_on_the_wire_is_its_saved_form_and_reads_back():
+    events = _events_of_every_kind()
+    assert {e.kind for e in events} == set(ev.KINDS)
+    for e in events:
+        plain = to_plain(e)
+        assert plain == e.to_dict() and plain["kind"] == e.kind and "type" not in plain
+        assert event_from_plain(json.loads(json.dumps(plain))) == e
+    assert to_plain(events) == [e.to_dict() for e in events]  # the server sends a list
+
+
+def test_the_class_server_sends_each_event_as_its_saved_form(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 3, {})
+    for _ in range(40):
+        game = table.game
+        fake.store.move(table, game.to_move, game.legal_actions()[0])
+    saved = [e.to_dict() for e in table.game.events]
+    assert len({e["kind"] for e in saved}) > 3
+    assert seat_body(table, 2)["event_data"] == saved
+    assert public_snapshot(table)["event_data"] == saved
+    assert [event_from_plain(e) for e in seat_body(table, 0, 5)["event_data"]] == \
+        list(table.game.events[5:])
+
+
+def test_no_event_class_name_is_a_wire_name():
+    names = {cls.__name__ for cls in ev.KINDS.values()}
+    assert not names & set(ev.KINDS)  # no kind is spelled as its class
+    found = [f"{name}:{node.lineno}" for name, tree in _sources() for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and node.value in names]
+    assert found == []
+    pages = sorted((TTRLIB / "server" / "templates").glob("*.html"))
+    assert pages and [p.name for p in pages if any(n in p.read_text() for n in names)] == []
+
+
+@pytest.mark.parametrize("junk, words", [
+    ({"type": "Claimed", "seat": 0, "route": "R01", "a": "A", "b": "B", "cards": {}}, "'kind'"),
+    ({"kind": "claim", "seat": 0}, "'route' is missing"),
+    ({"kind": "draw", "seat": 0, "step": "third", "slot": None, "card": None, "to": None},
+     "'step'"),
+    ("x" * 5000, "must be a table"),
+])
+def test_an_event_the_server_cannot_have_sent_is_a_view_error(junk, words):
+    with pytest.raises(ViewError) as info:
+        event_from_plain(junk)
+    assert words in str(info.value) and len(str(info.value)) < 300
