@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from bot_games import finished_bot_game
 from table_fakes import InProcess
 
 from ttrlib import actions as act
+from ttrlib import board as board_module
 from ttrlib import events as ev
 from ttrlib.bots import GreedyBot
 from ttrlib.cards import MOST_CARDS, CardCounts, Color, Place
@@ -23,6 +26,11 @@ from ttrlib.plain import action_from_plain, to_plain, view_to_plain
 from ttrlib.plain_views import event_from_plain, view_from_plain
 from ttrlib.server.referee import public_snapshot
 from ttrlib.server.table_store import seat_body
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 TTRLIB = Path(__file__).resolve().parents[1] / "ttrlib"
 PLACE_WORDS = {"hand", "cardholder"}
@@ -287,3 +295,46 @@ def test_an_event_the_server_cannot_have_sent_is_a_view_error(junk, words):
     with pytest.raises(ViewError) as info:
         event_from_plain(junk)
     assert words in str(info.value) and len(str(info.value)) < 300
+
+
+# --- a board's route and ticket entries: read once, by one reader --------------------------------
+def test_each_route_and_ticket_entry_is_read_once(monkeypatch):
+    """Every field of every entry is read exactly once (no checking pass before a building pass),
+    and what a route and a ticket share (id, a, b) by the one reader of entries."""
+    reads: Counter[tuple[str, str]] = Counter()
+    real = board_module._field
+
+    def counted(entry, key, kind, source, where, default=...):
+        reads[where.split(" ")[0], key] += 1
+        return real(entry, key, kind, source, where, default)
+
+    shared: Counter[str] = Counter()
+    real_entries = board_module._entries
+
+    def entries(data, key, *rest):
+        for item in real_entries(data, key, *rest):
+            shared[item[0].split(" ")[0]] += 1
+            yield item
+
+    monkeypatch.setattr(board_module, "_field", counted)
+    monkeypatch.setattr(board_module, "_entries", entries)
+    data = tomllib.loads(board_module.TEACHING_BOARD_PATH.read_text(encoding="utf-8"))
+    board = board_module.board_from_dict(data)
+    names = [f"routes[{i}]" for i in range(len(board.routes))] + \
+        [f"tickets[{i}]" for i in range(len(board.tickets))]
+    assert shared == Counter(names)
+    for where in names:
+        for key in ("id", "a", "b", "length" if where.startswith("r") else "points"):
+            assert reads[where, key] == 1, (where, key)
+    assert max(reads.values()) == 1
+
+
+def test_the_entry_checks_are_written_once():
+    # the words of the checks a route and a ticket share: one place in the loader says each
+    tree = ast.parse((TTRLIB / "board.py").read_text(encoding="utf-8"))
+    parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    texts = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)
+             or isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in parts]
+    for words in ("name the same city", "repeats an earlier", "non-empty list of tables"):
+        assert sum(words in t for t in texts) == 1, words
+    assert sum(t[:-1].endswith(" is a table") for t in texts) == 1  # "a route/ticket is a table"
