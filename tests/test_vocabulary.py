@@ -4,6 +4,7 @@ card-count JSON form, an event's one wire name (its saved ``kind`` form). Each g
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import sys
 from collections import Counter
@@ -16,16 +17,20 @@ from table_fakes import InProcess
 from ttrlib import actions as act
 from ttrlib import board as board_module
 from ttrlib import events as ev
+from ttrlib import save as save_module
+from ttrlib import tunnel_codec
 from ttrlib.bots import GreedyBot
 from ttrlib.cards import MOST_CARDS, CardCounts, Color, Place
 from ttrlib.errors import ActionError, SaveError, SetupError, TTRError, ViewError
 from ttrlib.events import Draw, DrawStep, Event, Placed
 from ttrlib.game import Game, Phase
 from ttrlib.lessons.answers import Kind
-from ttrlib.plain import action_from_plain, to_plain, view_to_plain
+from ttrlib.plain import action_from_plain, public_to_plain, to_plain, view_to_plain
 from ttrlib.plain_views import event_from_plain, view_from_plain
+from ttrlib.save import state_data
 from ttrlib.server.referee import public_snapshot
 from ttrlib.server.table_store import seat_body
+from ttrlib.state import TunnelAttempt
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -338,3 +343,86 @@ def test_the_entry_checks_are_written_once():
     for words in ("name the same city", "repeats an earlier", "non-empty list of tables"):
         assert sum(words in t for t in texts) == 1, words
     assert sum(t[:-1].endswith(" is a table") for t in texts) == 1  # "a route/ticket is a table"
+
+
+# --- a pending tunnel attempt: one codec of its fields, for the save and the server's view ------
+def _pending_tunnel() -> Game:
+    """Seat 0 lays 2 green from its hand and 2 from its team's cardholder on Kabul - Kashgar
+    (tunnel 5): every field of the attempt holds something."""
+    game = Game.from_position(
+        seed=35, hands=[CardCounts(green=4, locomotive=1), CardCounts(red=2), CardCounts(),
+                        CardCounts()],
+        cardholders=[CardCounts(green=2), CardCounts()],
+        draw_pile=["green", "red", "locomotive", "blue", "white", "black"])
+    game.apply(act.Claim("kabul-kashgar", hand=CardCounts(green=2),
+                         cardholder=CardCounts(green=2)))
+    assert game.phase is Phase.TUNNEL
+    return game
+
+
+def test_the_tunnel_codec_is_the_attempts_fields():
+    declared = dataclasses.fields(TunnelAttempt)
+    assert tunnel_codec.FIELDS == declared
+    assert list(tunnel_codec.KEYS) == [f.name for f in declared]
+    t = _pending_tunnel().tunnel
+    assert all(getattr(t, f.name) not in ("", (), CardCounts()) for f in declared) and t.extra, t
+    assert list(tunnel_codec.tunnel_to_dict(t)) == list(tunnel_codec.KEYS.values())
+    # the save's keys of format 4, which must not change (laid_holder is saved as laid_cardholder)
+    assert sorted(tunnel_codec.KEYS.values()) == ["color", "extra", "laid_cardholder",
+                                                 "laid_hand", "revealed", "route", "seat"]
+
+
+def test_a_pending_tunnel_round_trips_through_the_save_and_the_servers_view():
+    game = _pending_tunnel()
+    t = game.tunnel
+    saved = json.loads(game.to_json())["start"]["tunnel"]
+    assert saved is None  # a position's start waits for a turn: the attempt is in the history
+    assert Game.from_json(game.to_json()).tunnel == t
+    written = tunnel_codec.tunnel_to_dict(t)
+    assert state_data(game.state)["tunnel"] == written  # what a save's start holds
+    for seat in range(4):
+        plain = json.loads(json.dumps(view_to_plain(game.view(seat))))
+        assert plain["tunnel"] == written  # one form on the server's wire and in a save
+        assert view_from_plain(plain, game.board).tunnel == t
+    assert public_to_plain(game.view(0))["tunnel"] == written
+    assert tunnel_codec.tunnel_from_dict(written, game.board, 4) == t
+
+
+def test_a_saved_start_with_a_tunnel_reads_back_by_the_codec():
+    game = _pending_tunnel()
+    data = state_data(game.state)
+    board = board_module.board_from_dict(data["board"])
+    start = {k: v for k, v in data.items() if k not in ("board", "players")}
+    assert save_module._start(start, board, 4).tunnel == game.tunnel
+
+
+@pytest.mark.parametrize("key", sorted(tunnel_codec.KEYS.values()))
+def test_a_bad_tunnel_field_is_refused_naming_it(key):
+    game = _pending_tunnel()
+    data = state_data(game.state)
+    board = board_module.board_from_dict(data["board"])
+    start = {k: v for k, v in data.items() if k not in ("board", "players")}
+    start["tunnel"] = {**start["tunnel"], key: [["junk"] * 500]}
+    with pytest.raises(SaveError) as info:
+        save_module._start(start, board, 4)
+    message = str(info.value)
+    assert "'start.tunnel'" in message and repr(key) in message and len(message) < 300
+    plain = view_to_plain(game.view(0))
+    plain["tunnel"] = start["tunnel"]
+    with pytest.raises(ViewError) as info:
+        view_from_plain(plain, game.board)
+    assert "view.tunnel" in str(info.value) and repr(key) in str(info.value)
+    assert len(str(info.value)) < 400
+
+
+def test_only_the_codec_spells_the_attempts_fields():
+    # the saved key, and a TunnelAttempt built field by field: the rules make one (U1), the
+    # codec reads one back; nothing else lists its fields
+    spelled = sorted({name for name, tree in _sources() for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and node.value in ("laid_cardholder",
+                                                                           "laid_holder")})
+    built = sorted({name for name, tree in _sources() for node in ast.walk(tree)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "TunnelAttempt"})
+    assert spelled == ["tunnel_codec.py"]
+    assert built == ["rules/tunnels.py", "tunnel_codec.py"]

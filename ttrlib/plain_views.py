@@ -19,7 +19,8 @@ from .errors import SaveError, ViewError, shown
 from .game import PlayerView
 from .plain import action_from_plain
 from .rules.scoring import TeamScore, TicketResult
-from .state import Phase, TunnelAttempt
+from .state import Phase
+from .tunnel_codec import tunnel_from_dict
 
 _TUPLE_FIELDS = ("tickets", "team_tickets", "trains", "hand_sizes", "ticket_counts",
                  "team_ticket_counts", "cardholder_sizes", "ticket_offer", "dealt_tickets")
@@ -47,13 +48,13 @@ def view_from_plain(data: Any, board: Board, events: Sequence[ev.Event] = ()) ->
     values: dict[str, Any] = {"board": board, "events": tuple(events)}
     for name in names:
         try:
-            values[name] = _view_field(name, data[name])
+            values[name] = _view_field(name, data[name], board, data["players"])
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise ViewError(f"view.{name}: {shown(data[name])} cannot be read ({exc})") from None
     return PlayerView(**values)
 
 
-def _view_field(name: str, value: Any) -> Any:
+def _view_field(name: str, value: Any, board: Board, players: Any) -> Any:
     if name in _COUNT_FIELDS:  # the one reader of card counts, with the deck's bound (C1)
         return CardCounts.from_plain(value)
     if name in _TUPLE_FIELDS:
@@ -70,17 +71,15 @@ def _view_field(name: str, value: Any) -> Any:
         return {int(k): CardCounts.from_plain(v) for k, v in value.items()}
     if name == "setup_choice":
         return None if value is None else action_from_plain(value)
-    if name == "tunnel":
-        return None if value is None else _tunnel(value)
+    if name == "tunnel":  # the one codec of its fields, as a save holds them
+        return None if value is None else tunnel_from_dict(value, board, _players(players))
     return value  # seat, players, to_move, sizes, final_round: plain numbers and flags
 
 
-def _tunnel(value: dict) -> TunnelAttempt:
-    return TunnelAttempt(route=value["route"], seat=int(value["seat"]),
-                         laid_hand=CardCounts.from_plain(value["laid_hand"]),
-                         laid_holder=CardCounts.from_plain(value["laid_holder"]),
-                         revealed=tuple(Color(c) for c in value["revealed"]),
-                         color=Color(value["color"]), extra=int(value["extra"]))
+def _players(players: Any) -> int:
+    if type(players) is not int:  # a bool or a float is no count of players
+        raise ValueError(f"'players' is {shown(players)}, not a number of players")
+    return players
 
 
 def scores_from_plain(data: Any) -> list[TeamScore]:
