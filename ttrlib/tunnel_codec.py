@@ -60,7 +60,7 @@ def _counts(key: str, v: Any) -> CardCounts:
     try:
         return CardCounts.from_plain(v)
     except ValueError as exc:
-        raise ValueError(f"{key!r} must be {exc}") from None
+        raise ValueError(f"{key!r}: {exc}") from None  # the phrase of CardCounts.from_plain
 
 
 def _int(key: str, v: Any) -> int:
