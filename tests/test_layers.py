@@ -36,7 +36,7 @@ LAYER_NAMES = [
     ["actions", "events"],
     # 4: the declared game state (plain data the rule families read and change), its fields as
     #    typed attributes of the game, and the words of each phase (the rules refuse in them)
-    ["state", "plain", "history", "state_fields", "hints"],
+    ["state", "tunnel_codec", "plain", "history", "state_fields", "hints"],
     # 5: rule families (pure functions over a state: check, effect, legal), their table, the
     #    tunnel reveal's chance object, and the one validity check they serve
     ["rules", "rules.payments", "rules.tracks", "rules.scoring", "rules.draws", "rules.tickets",

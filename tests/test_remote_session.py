@@ -118,7 +118,8 @@ def _shapes(good: dict):
     for name, junk in (("version", "7"), ("version", True), ("event_count", None),
                        ("event_data", "x"), ("view", {}), ("view", {**good["view"],
                                                                    "phase": "nap"}),
-                       ("legal", [{"type": "Nope"}]), ("event_data", [{"type": "Nope"}]),
+                       ("legal", [{"type": "Nope"}]), ("event_data", [{"kind": "nope"}]),
+                       ("event_data", [{"type": "Claimed", "seat": 0}]),
                        ("scores", [{}]), ("closed", 3), ("version", -2)):
         yield {**good, name: junk}
 
@@ -137,7 +138,7 @@ def test_a_server_answer_of_the_wrong_shape_is_a_table_error_and_changes_nothing
         assert "class server" in str(caught.value) and len(str(caught.value)) < 300
         assert (a1.version, a1.view(), a1.legal_actions(), a1.events()) == before
         checked += 1
-    assert checked == 20
+    assert checked == 21
 
 
 def test_a_closed_table_says_so_and_its_moves_are_a_table_error(tmp_path):

@@ -1,22 +1,41 @@
-"""One word for each thing (issue 31, item 3): the places a drawn card goes, the steps of a draw,
-the card-count JSON form. Each guard reads ttrlib's source or drives its readers."""
+"""One word for each thing (issue 31): the places a drawn card goes, the steps of a draw, the
+card-count JSON form, an event's one wire name (its saved ``kind`` form). Each guard reads ttrlib's source or drives its readers."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
+import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from bot_games import finished_bot_game
+from table_fakes import InProcess
 
 from ttrlib import actions as act
+from ttrlib import board as board_module
+from ttrlib import events as ev
+from ttrlib import save as save_module
+from ttrlib import tunnel_codec
+from ttrlib.bots import GreedyBot
 from ttrlib.cards import MOST_CARDS, CardCounts, Color, Place
 from ttrlib.errors import ActionError, SaveError, SetupError, TTRError, ViewError
 from ttrlib.events import Draw, DrawStep, Event, Placed
 from ttrlib.game import Game, Phase
 from ttrlib.lessons.answers import Kind
-from ttrlib.plain import action_from_plain, to_plain, view_to_plain
-from ttrlib.plain_views import view_from_plain
+from ttrlib.plain import action_from_plain, public_to_plain, to_plain, view_to_plain
+from ttrlib.plain_views import event_from_plain, view_from_plain
+from ttrlib.save import state_data
+from ttrlib.server.referee import public_snapshot
+from ttrlib.server.table_store import seat_body
+from ttrlib.state import TunnelAttempt
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 TTRLIB = Path(__file__).resolve().parents[1] / "ttrlib"
 PLACE_WORDS = {"hand", "cardholder"}
@@ -226,3 +245,184 @@ def test_the_one_bound_is_the_whole_deck():
     assert _event({"locomotive": MOST_CARDS}).cards == CardCounts(locomotive=MOST_CARDS)
     assert _view({"red": MOST_CARDS}).hand == CardCounts(red=MOST_CARDS)
     assert CardCounts.from_plain(CardCounts(blue=2).to_dict()) == CardCounts(blue=2)
+
+
+# --- one wire name per event: the save's ``kind`` form, on the class server's wire too ----------
+def _events_of_every_kind() -> list[Event]:
+    """Each kind once, built from its class (a new kind is in ``KINDS``, so it is here at once),
+    and the events of a real game: draws from the row, tunnels, claims, tickets."""
+    made = [cls(seat=None if cls is ev.Setup else 1) for cls in ev.KINDS.values()]
+    return made + list(finished_bot_game(4, 5, bot=GreedyBot).events)
+
+
+def test_an_event_on_the_wire_is_its_saved_form_and_reads_back():
+    events = _events_of_every_kind()
+    assert {e.kind for e in events} == set(ev.KINDS)
+    for e in events:
+        plain = to_plain(e)
+        assert plain == e.to_dict() and plain["kind"] == e.kind and "type" not in plain
+        assert event_from_plain(json.loads(json.dumps(plain))) == e
+    assert to_plain(events) == [e.to_dict() for e in events]  # the server sends a list
+
+
+def test_the_class_server_sends_each_event_as_its_saved_form(tmp_path):
+    fake = InProcess(tmp_path / "t.sqlite3")
+    table = fake.store.create(4, 3, {})
+    for _ in range(40):
+        game = table.game
+        fake.store.move(table, game.to_move, game.legal_actions()[0])
+    saved = [e.to_dict() for e in table.game.events]
+    assert len({e["kind"] for e in saved}) > 3
+    assert seat_body(table, 2)["event_data"] == saved
+    assert public_snapshot(table)["event_data"] == saved
+    assert [event_from_plain(e) for e in seat_body(table, 0, 5)["event_data"]] == \
+        list(table.game.events[5:])
+
+
+def test_no_event_class_name_is_a_wire_name():
+    names = {cls.__name__ for cls in ev.KINDS.values()}
+    assert not names & set(ev.KINDS)  # no kind is spelled as its class
+    found = [f"{name}:{node.lineno}" for name, tree in _sources() for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and node.value in names]
+    assert found == []
+    pages = sorted((TTRLIB / "server" / "templates").glob("*.html"))
+    assert pages and [p.name for p in pages if any(n in p.read_text() for n in names)] == []
+
+
+@pytest.mark.parametrize("junk, words", [
+    ({"type": "Claimed", "seat": 0, "route": "R01", "a": "A", "b": "B", "cards": {}}, "'kind'"),
+    ({"kind": "claim", "seat": 0}, "'route' is missing"),
+    ({"kind": "draw", "seat": 0, "step": "third", "slot": None, "card": None, "to": None},
+     "'step'"),
+    ("x" * 5000, "must be a table"),
+])
+def test_an_event_the_server_cannot_have_sent_is_a_view_error(junk, words):
+    with pytest.raises(ViewError) as info:
+        event_from_plain(junk)
+    assert words in str(info.value) and len(str(info.value)) < 300
+
+
+# --- a board's route and ticket entries: read once, by one reader --------------------------------
+def test_each_route_and_ticket_entry_is_read_once(monkeypatch):
+    """Every field of every entry is read exactly once (no checking pass before a building pass),
+    and what a route and a ticket share (id, a, b) by the one reader of entries."""
+    reads: Counter[tuple[str, str]] = Counter()
+    real = board_module._field
+
+    def counted(entry, key, kind, source, where, default=...):
+        reads[where.split(" ")[0], key] += 1
+        return real(entry, key, kind, source, where, default)
+
+    shared: Counter[str] = Counter()
+    real_entries = board_module._entries
+
+    def entries(data, key, *rest):
+        for item in real_entries(data, key, *rest):
+            shared[item[0].split(" ")[0]] += 1
+            yield item
+
+    monkeypatch.setattr(board_module, "_field", counted)
+    monkeypatch.setattr(board_module, "_entries", entries)
+    data = tomllib.loads(board_module.TEACHING_BOARD_PATH.read_text(encoding="utf-8"))
+    board = board_module.board_from_dict(data)
+    names = [f"routes[{i}]" for i in range(len(board.routes))] + \
+        [f"tickets[{i}]" for i in range(len(board.tickets))]
+    assert shared == Counter(names)
+    for where in names:
+        for key in ("id", "a", "b", "length" if where.startswith("r") else "points"):
+            assert reads[where, key] == 1, (where, key)
+    assert max(reads.values()) == 1
+
+
+def test_the_entry_checks_are_written_once():
+    # the words of the checks a route and a ticket share: one place in the loader says each
+    tree = ast.parse((TTRLIB / "board.py").read_text(encoding="utf-8"))
+    parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    texts = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)
+             or isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in parts]
+    for words in ("name the same city", "repeats an earlier", "non-empty list of tables"):
+        assert sum(words in t for t in texts) == 1, words
+    assert sum(t[:-1].endswith(" is a table") for t in texts) == 1  # "a route/ticket is a table"
+
+
+# --- a pending tunnel attempt: one codec of its fields, for the save and the server's view ------
+def _pending_tunnel() -> Game:
+    """Seat 0 lays 2 green from its hand and 2 from its team's cardholder on Kabul - Kashgar
+    (tunnel 5): every field of the attempt holds something."""
+    game = Game.from_position(
+        seed=35, hands=[CardCounts(green=4, locomotive=1), CardCounts(red=2), CardCounts(),
+                        CardCounts()],
+        cardholders=[CardCounts(green=2), CardCounts()],
+        draw_pile=["green", "red", "locomotive", "blue", "white", "black"])
+    game.apply(act.Claim("kabul-kashgar", hand=CardCounts(green=2),
+                         cardholder=CardCounts(green=2)))
+    assert game.phase is Phase.TUNNEL
+    return game
+
+
+def test_the_tunnel_codec_is_the_attempts_fields():
+    declared = dataclasses.fields(TunnelAttempt)
+    assert tunnel_codec.FIELDS == declared
+    assert list(tunnel_codec.KEYS) == [f.name for f in declared]
+    t = _pending_tunnel().tunnel
+    assert all(getattr(t, f.name) not in ("", (), CardCounts()) for f in declared) and t.extra, t
+    assert list(tunnel_codec.tunnel_to_dict(t)) == list(tunnel_codec.KEYS.values())
+    # the save's keys of format 4, which must not change (laid_holder is saved as laid_cardholder)
+    assert sorted(tunnel_codec.KEYS.values()) == ["color", "extra", "laid_cardholder",
+                                                 "laid_hand", "revealed", "route", "seat"]
+
+
+def test_a_pending_tunnel_round_trips_through_the_save_and_the_servers_view():
+    game = _pending_tunnel()
+    t = game.tunnel
+    saved = json.loads(game.to_json())["start"]["tunnel"]
+    assert saved is None  # a position's start waits for a turn: the attempt is in the history
+    assert Game.from_json(game.to_json()).tunnel == t
+    written = tunnel_codec.tunnel_to_dict(t)
+    assert state_data(game.state)["tunnel"] == written  # what a save's start holds
+    for seat in range(4):
+        plain = json.loads(json.dumps(view_to_plain(game.view(seat))))
+        assert plain["tunnel"] == written  # one form on the server's wire and in a save
+        assert view_from_plain(plain, game.board).tunnel == t
+    assert public_to_plain(game.view(0))["tunnel"] == written
+    assert tunnel_codec.tunnel_from_dict(written, game.board, 4) == t
+
+
+def test_a_saved_start_with_a_tunnel_reads_back_by_the_codec():
+    game = _pending_tunnel()
+    data = state_data(game.state)
+    board = board_module.board_from_dict(data["board"])
+    start = {k: v for k, v in data.items() if k not in ("board", "players")}
+    assert save_module._start(start, board, 4).tunnel == game.tunnel
+
+
+@pytest.mark.parametrize("key", sorted(tunnel_codec.KEYS.values()))
+def test_a_bad_tunnel_field_is_refused_naming_it(key):
+    game = _pending_tunnel()
+    data = state_data(game.state)
+    board = board_module.board_from_dict(data["board"])
+    start = {k: v for k, v in data.items() if k not in ("board", "players")}
+    start["tunnel"] = {**start["tunnel"], key: [["junk"] * 500]}
+    with pytest.raises(SaveError) as info:
+        save_module._start(start, board, 4)
+    message = str(info.value)
+    assert "'start.tunnel'" in message and repr(key) in message and len(message) < 300
+    plain = view_to_plain(game.view(0))
+    plain["tunnel"] = start["tunnel"]
+    with pytest.raises(ViewError) as info:
+        view_from_plain(plain, game.board)
+    assert "view.tunnel" in str(info.value) and repr(key) in str(info.value)
+    assert len(str(info.value)) < 400
+
+
+def test_only_the_codec_spells_the_attempts_fields():
+    # the saved key, and a TunnelAttempt built field by field: the rules make one (U1), the
+    # codec reads one back; nothing else lists its fields
+    spelled = sorted({name for name, tree in _sources() for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and node.value in ("laid_cardholder",
+                                                                           "laid_holder")})
+    built = sorted({name for name, tree in _sources() for node in ast.walk(tree)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "TunnelAttempt"})
+    assert spelled == ["tunnel_codec.py"]
+    assert built == ["rules/tunnels.py", "tunnel_codec.py"]

@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -306,31 +306,8 @@ def board_from_dict(data: dict[str, Any], source: str = "<memory>") -> Board:
         seen.add(city)
 
     reveals = _tunnel_reveals(data, source)
-    raw_routes = data.get("routes")
-    if not isinstance(raw_routes, list) or not raw_routes:
-        raise _fail(source, "top level", "field 'routes' must be a non-empty list of tables")
     routes: list[Route] = []
-    ids: set[str] = set()
-    route_fields = {"id", "a", "b", "length", "color", "tunnel", "group"}
-    for i, entry in enumerate(raw_routes):
-        where = f"routes[{i}]"
-        if not isinstance(entry, dict):
-            raise _fail(source, where, "a route is a table")
-        rid = _field(entry, "id", str, source, where)
-        where = f"routes[{i}] (id {shown(rid)})"
-        for key in entry:
-            if key not in route_fields:
-                raise _fail(source, where, f"unknown field {shown(key)}")
-        if rid in ids:
-            raise _fail(source, where, "field 'id' repeats an earlier route's id")
-        ids.add(rid)
-        a = _field(entry, "a", str, source, where)
-        b = _field(entry, "b", str, source, where)
-        for key, city in (("a", a), ("b", b)):
-            if city not in seen:
-                raise _fail(source, where, f"field {key!r}: {shown(city)} is not in 'cities'")
-        if a == b:
-            raise _fail(source, where, "fields 'a' and 'b' name the same city")
+    for where, entry, (rid, a, b) in _entries(data, "routes", _ROUTE_FIELDS, seen, source):
         length = _field(entry, "length", int, source, where)
         if not 1 <= length <= MAX_ROUTE_LENGTH:
             raise _fail(source, where, f"field 'length' must be 1 to {MAX_ROUTE_LENGTH}, not {length}")
@@ -383,30 +360,8 @@ def board_from_dict(data: dict[str, Any], source: str = "<memory>") -> Board:
             raise _fail(source, f"open_groups[{i}]", f"{shown(g)} is not the group of any route")
 
     part = components((r.a, r.b) for r in routes)  # E3: a ticket's cities must be joined by some chain of routes
-    raw_tickets = data.get("tickets")
-    if not isinstance(raw_tickets, list) or not raw_tickets:
-        raise _fail(source, "top level", "field 'tickets' must be a non-empty list of tables")
     tickets: list[Ticket] = []
-    tids: set[str] = set()
-    for i, entry in enumerate(raw_tickets):
-        where = f"tickets[{i}]"
-        if not isinstance(entry, dict):
-            raise _fail(source, where, "a ticket is a table")
-        tid = _field(entry, "id", str, source, where)
-        where = f"tickets[{i}] (id {shown(tid)})"
-        for key in entry:
-            if key not in {"id", "a", "b", "points"}:
-                raise _fail(source, where, f"unknown field {shown(key)}")
-        if tid in tids:
-            raise _fail(source, where, "field 'id' repeats an earlier ticket's id")
-        tids.add(tid)
-        a = _field(entry, "a", str, source, where)
-        b = _field(entry, "b", str, source, where)
-        for key, city in (("a", a), ("b", b)):
-            if city not in seen:
-                raise _fail(source, where, f"field {key!r}: {shown(city)} is not in 'cities'")
-        if a == b:
-            raise _fail(source, where, "fields 'a' and 'b' name the same city")
+    for where, entry, (tid, a, b) in _entries(data, "tickets", _TICKET_FIELDS, seen, source):
         points = _field(entry, "points", int, source, where)
         if points <= 0:
             raise _fail(source, where, f"field 'points' must be positive, not {points}")
@@ -441,6 +396,45 @@ def board_from_dict(data: dict[str, Any], source: str = "<memory>") -> Board:
         positions={c: (float(x), float(y)) for c, (x, y) in positions.items()},
         source=source,
     )
+
+
+#: the fields of an entry of ``routes`` and of ``tickets``
+_ROUTE_FIELDS = {"id", "a", "b", "length", "color", "tunnel", "group"}
+_TICKET_FIELDS = {"id", "a", "b", "points"}
+_ONE = {"routes": "route", "tickets": "ticket"}
+
+
+def _entries(data: dict[str, Any], key: str, fields: set[str], cities: set[str],
+             source: str) -> Iterator[tuple[str, dict[str, Any], tuple[str, str, str]]]:
+    """Each entry of ``routes`` or ``tickets`` as ``(where, entry, (id, a, b))``, read once:
+    what a route and a ticket share (a table of known fields, an id no earlier entry has, two
+    different cities of the board) is checked here, for both, so the two readers cannot drift
+    apart; the caller reads the fields of its own kind from ``entry``."""
+    one = _ONE[key]
+    raw = data.get(key)
+    if not isinstance(raw, list) or not raw:
+        raise _fail(source, "top level", f"field {key!r} must be a non-empty list of tables")
+    ids: set[str] = set()
+    for i, entry in enumerate(raw):
+        where = f"{key}[{i}]"
+        if not isinstance(entry, dict):
+            raise _fail(source, where, f"a {one} is a table")
+        eid = _field(entry, "id", str, source, where)
+        where = f"{key}[{i}] (id {shown(eid)})"
+        for name in entry:
+            if name not in fields:
+                raise _fail(source, where, f"unknown field {shown(name)}")
+        if eid in ids:
+            raise _fail(source, where, f"field 'id' repeats an earlier {one}'s id")
+        ids.add(eid)
+        a = _field(entry, "a", str, source, where)
+        b = _field(entry, "b", str, source, where)
+        for name, city in (("a", a), ("b", b)):
+            if city not in cities:
+                raise _fail(source, where, f"field {name!r}: {shown(city)} is not in 'cities'")
+        if a == b:
+            raise _fail(source, where, "fields 'a' and 'b' name the same city")
+        yield where, entry, (eid, a, b)
 
 
 def _tunnel_reveals(data: dict[str, Any], source: str) -> tuple[int, ...]:

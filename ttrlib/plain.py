@@ -3,7 +3,11 @@ and the golden playthroughs.
 
 - card counts are ``{colour: n}`` (colours in C1's order, zero counts left out);
 - sets are sorted lists, tuples are lists, enums are their value;
-- a dataclass is ``{"type": ClassName, field: value, ...}``.
+- a dataclass is ``{"type": ClassName, field: value, ...}`` (actions: the action codec);
+- an event is ``Event.to_dict``'s ``{"kind": "claim", field: value, ...}``, the form a save
+  holds: one wire name per event (issue 31), read back by ``plain_views.event_from_plain``;
+- a pending tunnel attempt is its save's form too (``ttrlib.tunnel_codec``, the one codec of
+  its fields), read back by ``plain_views.view_from_plain``.
 
 ``to_plain`` writes any of these; ``action_from_plain`` reads an action back and refuses anything
 else with an ``ActionError`` naming the field (a client's typo must never reach the rules as a
@@ -33,7 +37,9 @@ from . import actions as act
 from .board import MAX_NAME as _MAX_NAME  # one bound for every id (the loader's)
 from .cards import CardCounts, Place
 from .errors import ActionError, shown
-from .state import FACE_UP
+from .events import Event
+from .state import FACE_UP, TunnelAttempt
+from .tunnel_codec import tunnel_to_dict
 
 #: Every action type a client may send, by the name ``to_plain`` writes.
 ACTIONS: dict[str, type] = {cls.__name__: cls for cls in (
@@ -52,6 +58,10 @@ def to_plain(value: Any) -> Any:
         return {str(k): to_plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [to_plain(v) for v in value]
+    if isinstance(value, Event):  # before the dataclasses: an event's wire form is its save's
+        return value.to_dict()
+    if isinstance(value, TunnelAttempt):  # the save's form, by the one codec of its fields
+        return tunnel_to_dict(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"type": type(value).__name__,
                 **{f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}

@@ -19,7 +19,8 @@ from .errors import SaveError, ViewError, shown
 from .game import PlayerView
 from .plain import action_from_plain
 from .rules.scoring import TeamScore, TicketResult
-from .state import Phase, TunnelAttempt
+from .state import Phase
+from .tunnel_codec import tunnel_from_dict
 
 _TUPLE_FIELDS = ("tickets", "team_tickets", "trains", "hand_sizes", "ticket_counts",
                  "team_ticket_counts", "cardholder_sizes", "ticket_offer", "dealt_tickets")
@@ -27,16 +28,11 @@ _COUNT_FIELDS = ("hand", "team_cardholder", "discard", "unseen")
 
 
 def event_from_plain(data: Any) -> ev.Event:
-    """The event ``to_plain`` wrote (``{"type": "Claimed", ...}``); ``ViewError`` if it is not one."""
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ViewError(f"an event is an object with a 'type', not {shown(data)}")
-    cls = _EVENTS.get(data["type"])
-    if cls is None:
-        raise ViewError(f"type: {shown(data['type'])} is not an event")
-    fields = {k: v for k, v in data.items() if k != "type"}
+    """The event ``to_plain`` wrote: ``Event.to_dict``'s ``{"kind": "claim", ...}``, the form a
+    save holds; ``ViewError`` (the events module's message, naming the field) if it is not one."""
     try:
-        return ev.Event.from_dict({"kind": cls.kind, **fields})
-    except SaveError as exc:  # the events module names the field; say it of a view
+        return ev.Event.from_dict(data)
+    except SaveError as exc:  # the same words, said of what the class server sent
         raise ViewError(str(exc)) from None
 
 
@@ -52,13 +48,13 @@ def view_from_plain(data: Any, board: Board, events: Sequence[ev.Event] = ()) ->
     values: dict[str, Any] = {"board": board, "events": tuple(events)}
     for name in names:
         try:
-            values[name] = _view_field(name, data[name])
+            values[name] = _view_field(name, data[name], board, data["players"])
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise ViewError(f"view.{name}: {shown(data[name])} cannot be read ({exc})") from None
     return PlayerView(**values)
 
 
-def _view_field(name: str, value: Any) -> Any:
+def _view_field(name: str, value: Any, board: Board, players: Any) -> Any:
     if name in _COUNT_FIELDS:  # the one reader of card counts, with the deck's bound (C1)
         return CardCounts.from_plain(value)
     if name in _TUPLE_FIELDS:
@@ -75,17 +71,15 @@ def _view_field(name: str, value: Any) -> Any:
         return {int(k): CardCounts.from_plain(v) for k, v in value.items()}
     if name == "setup_choice":
         return None if value is None else action_from_plain(value)
-    if name == "tunnel":
-        return None if value is None else _tunnel(value)
+    if name == "tunnel":  # the one codec of its fields, as a save holds them
+        return None if value is None else tunnel_from_dict(value, board, _players(players))
     return value  # seat, players, to_move, sizes, final_round: plain numbers and flags
 
 
-def _tunnel(value: dict) -> TunnelAttempt:
-    return TunnelAttempt(route=value["route"], seat=int(value["seat"]),
-                         laid_hand=CardCounts.from_plain(value["laid_hand"]),
-                         laid_holder=CardCounts.from_plain(value["laid_holder"]),
-                         revealed=tuple(Color(c) for c in value["revealed"]),
-                         color=Color(value["color"]), extra=int(value["extra"]))
+def _players(players: Any) -> int:
+    if type(players) is not int:  # a bool or a float is no count of players
+        raise ValueError(f"'players' is {shown(players)}, not a number of players")
+    return players
 
 
 def scores_from_plain(data: Any) -> list[TeamScore]:
@@ -101,5 +95,3 @@ def scores_from_plain(data: Any) -> list[TeamScore]:
     except (TypeError, KeyError) as exc:
         raise ViewError(f"scores: {shown(data)} cannot be read ({exc})") from None
 
-
-_EVENTS = {cls.__name__: cls for cls in ev.KINDS.values()}

@@ -48,7 +48,6 @@ from .actions import MOST_IDS, KeepTickets
 from .board import (
     MAX_ROUTES,
     MAX_TICKETS,
-    MAX_TUNNEL,
     TEAM_ASIA_TUNNELS,
     Board,
     board_from_dict,
@@ -68,6 +67,8 @@ from .state import (
     Phase,
     TunnelAttempt,
 )
+from .tunnel_codec import KEYS as TUNNEL_KEYS
+from .tunnel_codec import tunnel_from_dict, tunnel_to_dict
 
 FORMAT = "ttrlib-game"
 # 2: "taken_slot" (D3 policy); 3: typed events; 4: the start and the history, not the state
@@ -127,14 +128,6 @@ def _cards(c: CardCounts) -> dict[str, int]:
     return c.to_dict()
 
 
-def _tunnel_to_dict(t: TunnelAttempt | None) -> dict[str, Any] | None:
-    return None if t is None else {
-        "route": t.route, "seat": t.seat, "laid_hand": _cards(t.laid_hand),
-        "laid_cardholder": _cards(t.laid_holder), "revealed": [c.value for c in t.revealed],
-        "color": t.color.value, "extra": t.extra,
-    }
-
-
 def _same(v: Any) -> Any:
     return v
 
@@ -155,7 +148,7 @@ _WRITE: dict[str, Callable[[Any], Any]] = {
     "seat": _same, "count": _same, "slot?": _same,
     "place?": lambda v: None if v is None else v.value, "turns_left?": _same,
     "colour?": lambda v: None if v is None else v.value,
-    "tunnel?": _tunnel_to_dict,
+    "tunnel?": lambda v: None if v is None else tunnel_to_dict(v),
     "events": lambda v: [e.to_dict() for e in v],
 }
 
@@ -457,13 +450,16 @@ def _read_events(v: Any, field: str, g: _Game) -> list[Event]:
     return _events(v)
 
 
-_TUNNEL_KEYS = {"route", "seat", "laid_hand", "laid_cardholder", "revealed", "color", "extra"}
-
-
 def _read_tunnel(v: Any, field: str, g: _Game) -> TunnelAttempt | None:
-    _need(v, field, v is None or (isinstance(v, dict) and set(v) == _TUNNEL_KEYS),
-          f"null or a table with {sorted(_TUNNEL_KEYS)}")
-    return None if v is None else _tunnel(g.board, g.players, v)
+    """The pending tunnel attempt, by the one codec of its fields (``ttrlib.tunnel_codec``);
+    ``check_state`` checks it fits the game (U1-U7)."""
+    keys = sorted(TUNNEL_KEYS.values())
+    _need(v, field, v is None or (isinstance(v, dict) and set(v) == set(keys)),
+          f"null or a table with {keys}")
+    try:
+        return None if v is None else tunnel_from_dict(v, g.board, g.players)
+    except ValueError as exc:  # the codec's phrase names the attempt's field
+        raise _err(_where(field), str(exc)) from None
 
 
 #: kind (``ttrlib.state.KINDS``) -> reads a field of that kind (``_start``)
@@ -522,21 +518,3 @@ def _setup_choices(choices: Any, players: int) -> dict[int, KeepTickets]:
                        "choice of ticket ids")
         out[seats[key]] = KeepTickets(c["keep"], c["share"])
     return out
-
-
-def _tunnel(board: Board, players: int, t: dict[str, Any]) -> TunnelAttempt:
-    """The pending tunnel attempt, read field by field (``check_state`` checks it fits, U1-U7)."""
-    where = _where("tunnel")
-    if not isinstance(t["route"], str) or not board.has_route(t["route"]) \
-            or not board.route(t["route"]).is_tunnel:
-        raise _err(where, f"{shown(t['route'])} is not a tunnel of the board")
-    if not (_is_int(t["seat"]) and 0 <= t["seat"] < players):
-        raise _err(where, "its seat is not a seat")
-    if not isinstance(t["revealed"], list) or len(t["revealed"]) > MAX_TUNNEL:
-        raise _err(where, f"'revealed' must be a list of at most {MAX_TUNNEL} colours")
-    revealed = tuple(_color("tunnel", c) for c in t["revealed"])
-    hand, holder = _counts("tunnel", t["laid_hand"]), _counts("tunnel", t["laid_cardholder"])
-    color = _color("tunnel", t["color"])
-    if not _is_int(t["extra"]):
-        raise _err(where, f"'extra' must be a whole number, not {shown(t['extra'])}")
-    return TunnelAttempt(t["route"], t["seat"], hand, holder, revealed, color, t["extra"])

@@ -6,8 +6,9 @@
   {"A1": {"key": K, "link": URL}, ...}, "board": "/tables/ID/board"}``.
 - ``GET /api/tables/ID/seats/A1?key=K&after=N&since=E`` gives the seat's ``version``, ``view``
   (``ttrlib.plain.view_to_plain``), ``legal`` (empty unless it is the seat's move), ``events``
-  (the public log narrated, from event ``E`` on; ``event_data`` the same events in plain form,
-  ``event_count`` how many there are), ``turns``, ``bot`` (the preset playing the seat, or
+  (the public log narrated, from event ``E`` on; ``event_data`` the same events in the form a
+  save holds them, ``Event.to_dict``'s ``{"kind": "claim", ...}``; ``event_count`` how many there
+  are), ``turns``, ``bot`` (the preset playing the seat, or
   null) and ``scores`` once the game is over. With ``after=N`` it waits (up to ``LONG_POLL_S``)
   while the version is still ``N``.
 - ``POST /api/tables/ID/seats/A1/actions?key=K`` with an action in plain form gives
