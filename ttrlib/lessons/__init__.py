@@ -42,7 +42,9 @@ CLASS_GAME = 4817
 _waited = False
 
 
-def _preheated() -> bool:
+def preheated() -> bool:
+    """Whether this kernel was started ahead of its page (the classroom app's pool): it learns
+    the learner's request (``?seed=``, the cookie) only when a page takes it."""
     return os.environ.get("VOILA_PREHEAT", "False") != "False"
 
 
@@ -59,7 +61,7 @@ def query() -> dict[str, str]:
     times at once on the server. So the seed is asked for where a lesson first deals a game.
     """
     global _waited
-    if _preheated() and not _waited:
+    if preheated() and not _waited:
         _waited = True  # the request is delivered once: waiting again would hang
         _wait_for_request()
     text = os.environ.get("QUERY_STRING")
@@ -110,7 +112,7 @@ def session_seed(seed: int | None = None, *, wait: bool = True) -> int | None:
     """
     if seed is not None:
         return _seed_value(seed)
-    asked = query().get("seed") if wait or not _preheated() else None
+    asked = query().get("seed") if wait or not preheated() else None
     for source in (asked, os.environ.get("TTR_SEED")):
         if source is not None:
             try:

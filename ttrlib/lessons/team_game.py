@@ -136,8 +136,10 @@ def follow_the_address(story, team_game) -> None:
     widget models) is run before a class opens the page, not 30 times at once when it does
     (issue 36). If the address asks for a game (``?seed=7``) the story and ``team_game`` (a
     ``TeamGame``) are dealt it now; otherwise they keep the random game dealt ahead."""
-    from . import session_seed
+    from . import preheated, session_seed
 
+    if not preheated():  # the address was read with the seed, at the top of the lesson
+        return
     seed = session_seed()
     if seed is not None and seed != team_game.session.seed:
         story.value = resume_story(seed)
