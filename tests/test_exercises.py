@@ -237,7 +237,7 @@ def test_lesson_06_deals_ahead_and_follows_the_address_in_its_last_cell(monkeypa
     T.follow_the_address(story, table)
     assert calls == ["waited"] and table.session.seed == 7
     assert table.session.game.to_json() == TeamGame(seed=7).session.game.to_json()
-    assert story.value == T.resume_story(7) != random_story
+    assert T.resume_story(7) in story.value and story.value != random_story
     assert "game 7" in table.game_label.value
     # without a number in the address the game dealt ahead stays
     calls = _preheated_kernel(monkeypatch, "")
@@ -247,6 +247,21 @@ def test_lesson_06_deals_ahead_and_follows_the_address_in_its_last_cell(monkeypa
     assert calls == ["waited"] and table.session.game.to_json() == before
     assert random_game != before  # each kernel its own random game
     close_all(table)
+
+
+def test_lesson_01_deals_its_card_split_ahead_and_game_7_from_the_address(monkeypatch,
+                                                                          no_live_models):
+    pytest.importorskip("voila")
+    from ttrlib.lessons import deal_from_the_address
+    from ttrlib.widgets import CardSplitStepper
+
+    calls = _preheated_kernel(monkeypatch, "seed=7")
+    stepper = CardSplitStepper(seed=session_seed(wait=False))
+    assert calls == [] and stepper.session.seed is None
+    assert deal_from_the_address(stepper) == 7 and calls == ["waited"]
+    assert stepper.session.game.to_json() == CardSplitStepper(seed=7).session.game.to_json()
+    assert "game 7" in stepper.game_label.value
+    close_all(stepper)
 
 
 def test_a_numbered_deal_without_the_deal_key_keeps_the_game_and_says_why(monkeypatch,

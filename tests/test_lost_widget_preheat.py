@@ -41,10 +41,10 @@ USING = re.compile(r"Using pre-heated kernel: (\S+) for")
 def waiting_cell(nb) -> int:
     """The index of the cell where a preheated run of the lesson waits for its page: the first
     that asks for the learner's request (session_seed without wait=False / query / learner_id /
-    lesson 06's follow_the_address)."""
+    deal_from_the_address, follow_the_address)."""
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "code" and re.search(
-                r"session_seed\((?!wait=False)|query\(|learner_id\(|follow_the_address\(",
+                r"session_seed\((?!wait=False)|query\(|learner_id\(|_the_address\(",
                 cell.source):
             return i
     raise AssertionError("the lesson never waits for its page")

@@ -108,7 +108,7 @@ def session_seed(seed: int | None = None, *, wait: bool = True) -> int | None:
 
     ``wait=False``: a preheated classroom kernel does not wait here for the learner's request
     (its ``?seed=``): the lesson deals ahead of time and asks again in its last cell
-    (lesson 06, ``team_game.follow_the_address``), so nothing above that cell is run per page.
+    (``deal_from_the_address``), so nothing above that cell is run per page.
     """
     if seed is not None:
         return _seed_value(seed)
@@ -121,6 +121,23 @@ def session_seed(seed: int | None = None, *, wait: bool = True) -> int | None:
                 _not_a_number(source)
                 return None
     return None
+
+
+def deal_from_the_address(*screens) -> int | None:
+    """A lesson's last cell, where a preheated classroom kernel waits for the learner's request
+    (issue 36): every cell above it, its games dealt at random (``session_seed(wait=False)``),
+    was run before a class opened the page, not 30 times at once when it did. If the address
+    asks for a game (``?seed=7``) each of ``screens`` (lesson widgets) is dealt it now; returns
+    that number, or ``None`` when the games dealt ahead stay (and outside the classroom pool,
+    where the seed was read at the top of the lesson)."""
+    if not preheated():
+        return None
+    seed = session_seed()
+    if seed is not None:
+        for screen in screens:
+            if screen.session.seed != seed:
+                screen.deal(seed)
+    return seed
 
 
 def _not_a_number(text: str) -> None:

@@ -127,23 +127,24 @@ def resume_story_box(seed: int | None):
     if the learner's address asks for it."""
     import ipywidgets
 
-    return ipywidgets.HTML(resume_story(seed))
+    return ipywidgets.HTML(_story_page(resume_story(seed)))
+
+
+def _story_page(markup: str) -> str:
+    # in the page's own type: a widget's HTML is set smaller than the lesson's text around it
+    return ('<div style="font-size:var(--jp-content-font-size1,14px);'
+            f'line-height:var(--jp-content-line-height,1.6)">{markup}</div>')
 
 
 def follow_the_address(story, team_game) -> None:
-    """Lesson 06's last cell: the one a preheated classroom kernel waits in for the learner's
-    request, so every cell above it (the resume story, the team game, the exercises: ~280
-    widget models) is run before a class opens the page, not 30 times at once when it does
-    (issue 36). If the address asks for a game (``?seed=7``) the story and ``team_game`` (a
-    ``TeamGame``) are dealt it now; otherwise they keep the random game dealt ahead."""
-    from . import preheated, session_seed
+    """Lesson 06's last cell (``lessons.deal_from_the_address``): the resume story and
+    ``team_game`` (a ``TeamGame``), dealt ahead at random, are dealt game N if the learner's
+    address asks for ``?seed=N``."""
+    from . import deal_from_the_address
 
-    if not preheated():  # the address was read with the seed, at the top of the lesson
-        return
-    seed = session_seed()
-    if seed is not None and seed != team_game.session.seed:
-        story.value = resume_story(seed)
-        team_game.deal(seed)
+    seed = deal_from_the_address(team_game)
+    if seed is not None:
+        story.value = _story_page(resume_story(seed))
 
 
 #: moves each copy of the resume story plays after the save, at most: after turn 40 a bot game
