@@ -30,7 +30,7 @@ def test_the_hints_quote_the_rules_numbers():
     # T1: 5 tickets dealt, at least 3 kept; T2: 4 tickets drawn (the reference's figures)
     assert "keep at least 3 of the 5" in hints.TEAM_GAME[Phase.SETUP_TICKETS]
     assert "draw 4 tickets" in hints.TEAM_GAME[Phase.TURN]
-    assert "Draw 4 tickets" in hints.TICKETS[Phase.TURN]
+    assert "Draw 4 tickets" in hints.tickets_hint(Phase.TURN)
 
 
 # --- issue 31: a phase has its words in one place -----------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import actions as act
-from .i18n import N_
+from .i18n import N_, _, ngettext
 from .state import (
     CHOOSE_TICKETS_KEEP,
     DRAW_TICKETS,
@@ -26,7 +26,7 @@ from .state import (
     SHARE_MOST,
     Phase,
 )
-from .words import plural
+from .words import count
 
 #: The team game (lessons 00, 06 and 08): every move of a turn.
 TEAM_GAME = {
@@ -42,14 +42,20 @@ TEAM_GAME = {
     Phase.TUNNEL: "The tunnel asks for more cards: pay them, or take your cards back (U2, U3).",
 }
 
-#: The tickets lesson (02): drawing and sharing tickets.
+#: The tickets lesson (02): drawing and sharing tickets (``tickets_hint`` says them, translated,
+#: with the rules' numbers: ``{draw}`` tickets drawn, T2).
 TICKETS = {
-    Phase.TURN: (f"Your turn. Draw {DRAW_TICKETS} tickets (keep at least 1, share 1 of them: "
-                 "T2), or share 1 or 2 of your private tickets, which takes the whole turn "
-                 "(T4)."),
-    Phase.CHOOSE_TICKETS: ("Tick the tickets you keep (at least 1) and pick one of them to share "
-                           "with your team (T2). The others go to the bottom of the deck (T3)."),
+    Phase.TURN: N_("Your turn. Draw {draw} tickets (keep at least 1, share 1 of them: T2), or "
+                   "share 1 or 2 of your private tickets, which takes the whole turn (T4)."),
+    Phase.CHOOSE_TICKETS: N_("Tick the tickets you keep (at least 1) and pick one of them to "
+                             "share with your team (T2). The others go to the bottom of the "
+                             "deck (T3)."),
 }
+
+
+def tickets_hint(phase: Phase) -> str:
+    """The tickets lesson's hint for ``phase`` in the reader's language."""
+    return _(TICKETS.get(phase, N_("Finish your turn."))).format(draw=DRAW_TICKETS)
 
 #: What the game waits for, as lesson 01 says it after each step of a draw ("The game waits
 #: for the second card (D1).").
@@ -85,29 +91,33 @@ def keep_problem(phase: Phase, offer: Sequence[str], keep: Sequence[str],
     rule = "T1" if setup else "T2"
     need = min(SETUP_TICKETS_KEEP if setup else CHOOSE_TICKETS_KEEP, len(offer))
     kept = [t for t in keep if t in offer]
-    offered = plural(len(offer), "ticket")
+    offered = count(len(offer), "ticket")
     if not kept:
-        return rule, (f"tick the tickets you keep: at least {need} of the "
-                      f"{offered}")
+        return rule, _("tick the tickets you keep: at least {need} of the {offered}").format(
+            need=need, offered=offered)
     if len(kept) < need:
-        return rule, (f"keep at least {need} of the {offered}: tick "
-                      f"{plural(need - len(kept), 'more ticket')}")
+        more = need - len(kept)
+        return rule, ngettext("keep at least {need} of the {offered}: tick {n} more ticket",
+                              "keep at least {need} of the {offered}: tick {n} more tickets",
+                              more).format(need=need, offered=offered, n=more)
     if share is None:
-        return rule, "choose the ticket you share with your teammate (one of those you keep)"
+        return rule, _("choose the ticket you share with your teammate (one of those you keep)")
     if share not in kept:
-        return rule, (f"the shared ticket ({share}) must be one of the tickets you keep: tick "
-                      "it, or choose another to share")
+        return rule, _("the shared ticket ({share}) must be one of the tickets you keep: tick "
+                       "it, or choose another to share").format(share=share)
     return None
 
 
 def share_problem(picked: Sequence[str]) -> tuple[str, str] | None:
     """``(rule, what is missing)`` of a T4 share of private tickets, ``None`` when it is whole."""
     if not picked:
-        return "T4", (f"tick the private tickets you share with your teammate: "
-                      f"1 or {SHARE_MOST} of them")
+        return "T4", _("tick the private tickets you share with your teammate: 1 or {most} of "
+                       "them").format(most=SHARE_MOST)
     if len(picked) > SHARE_MOST:
-        return "T4", (f"share 1 or {SHARE_MOST} tickets in one turn, not more: untick "
-                      f"{plural(len(picked) - SHARE_MOST, 'ticket')}")
+        over = len(picked) - SHARE_MOST
+        return "T4", ngettext("share 1 or {most} tickets in one turn, not more: untick {n} ticket",
+                              "share 1 or {most} tickets in one turn, not more: untick {n} "
+                              "tickets", over).format(most=SHARE_MOST, n=over)
     return None
 
 

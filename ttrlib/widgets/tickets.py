@@ -33,8 +33,13 @@ from ..game import (
     Phase,
     PlayerView,
 )
+from ..i18n import N_, _, ngettext
 from ..seats import seat_name, team_name, team_of, team_seats, teammate
+from ..words import city, count
 from .base import LessonWidget, board_map_html, button, close_all, highlight, safe
+
+#: a ticket's checkbox, by the chooser's verb ("keep T07", "share T07")
+_VERB_LABELS = {"keep": N_("keep {ticket}"), "share": N_("share {ticket}")}
 
 
 def _box_layout() -> w.Layout:
@@ -67,7 +72,7 @@ class TicketChooser(w.VBox):
         self.missing = w.HTML()
         self.row = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.share_choice = w.RadioButtons(
-            options=[], value=None, description="Share",
+            options=[], value=None, description=_("Share"),
             layout=w.Layout(width="auto", display="flex" if share else "none"),
             style={"description_width": "50px"})
         self.confirm = button(confirm_label, on_confirm, width="auto")
@@ -90,9 +95,9 @@ class TicketChooser(w.VBox):
         on = self.active and bool(self.tickets)
         problem = self.problem() if on else None
         self.missing.value = "" if problem is None else display.message_html(
-            f"Still missing: {problem[1]}.", "info", rule=problem[0])
-        self.confirm.tooltip = ("Still missing: " + problem[1]) if problem else \
-            self.confirm.description
+            _("Still missing: {what}.").format(what=problem[1]), "info", rule=problem[0])
+        self.confirm.tooltip = (_("Still missing: {what}.").format(what=problem[1]) if problem
+                                else self.confirm.description)
         # lit while the choice is the seat's move (the engine's legal actions say so), as every
         # button; what is still missing is said beside it, not by dimming it
         highlight(self.confirm, on)
@@ -108,7 +113,8 @@ class TicketChooser(w.VBox):
         self.row.children = ()
         self.tickets = tickets
         if self.pictures:
-            self.boxes = [w.Checkbox(value=False, description=f"{self.verb} {t}", indent=False,
+            self.boxes = [w.Checkbox(value=False, indent=False,
+                                     description=_(_VERB_LABELS[self.verb]).format(ticket=t),
                                      layout=w.Layout(width="auto")) for t in tickets]
             self.row.children = [
                 w.VBox([w.HTML(display.ticket_html(self.board.ticket(t))), box], layout=_box_layout())
@@ -116,7 +122,8 @@ class TicketChooser(w.VBox):
             ]
         else:
             self.boxes = [w.Checkbox(value=False, indent=False, layout=w.Layout(width="auto"),
-                                     description=f"{self.verb} {_ticket_label(self.board, t)}")
+                                     description=_(_VERB_LABELS[self.verb]).format(
+                                         ticket=_ticket_label(self.board, t)))
                           for t in tickets]
             self.row.children = self.boxes
         for box in self.boxes:
@@ -145,18 +152,19 @@ def refuse_incomplete(screen: LessonWidget, chooser: TicketChooser) -> bool:
     """Say what a ticket choice still lacks, as the rule words it (and send nothing): ``True``
     when it was refused so."""
     if not chooser.tickets and chooser.verb == "share":
-        problem: tuple[str, str] | None = ("T4", "you hold no private ticket to share")
+        problem: tuple[str, str] | None = ("T4", _("you hold no private ticket to share"))
     else:  # nothing offered to keep: the rules say what the game waits for
         problem = chooser.problem() if chooser.tickets else None
     if problem is None:
         return False
-    screen.say(f"Not yet: {problem[1]}.", "error", rule=problem[0])
+    screen.say(_("Not yet: {what}.").format(what=problem[1]), "error", rule=problem[0])
     return True
 
 
 def _ticket_label(board: Board, tid: str) -> str:
     t = board.ticket(tid)
-    return f"{tid}: {t.a} - {t.b} ({display.plural(t.points, 'point')})"
+    points = ngettext("{n} point", "{n} points", t.points).format(n=t.points)
+    return f"{tid}: {city(t.a)} - {city(t.b)} ({points})"
 
 
 @dataclass(frozen=True)
@@ -194,14 +202,15 @@ class TicketStepper(LessonWidget):
         self.board_map = w.HTML()  # the offer's cities on the board, redrawn with each offer
         board = self.view().board
         self.chooser = TicketChooser(board, "keep", self.confirm_choice)
-        self.continue_button = button("Continue", self.pass_screen, width="auto")
-        self.start_button = button("Start the game", self.start, width="auto")
-        self.draw_tickets = button(f"Draw {DRAW_TICKETS} tickets", self.draw, width="160px")
+        self.continue_button = button(_("Continue"), self.pass_screen, width="auto")
+        self.start_button = button(_("Start the game"), self.start, width="auto")
+        self.draw_tickets = button(_("Draw {n} tickets").format(n=DRAW_TICKETS), self.draw,
+                                   width="160px")
         self.sharer = TicketChooser(board, "share", self.share, share=False, pictures=False,
-                                    confirm_label="Share the ticked tickets",
-                                    title="Share 1 or 2 private tickets with your team; it takes "
-                                          "your whole turn (T4)")
-        self.others = button("Let the other players play", self.next_turn, width="220px")
+                                    confirm_label=_("Share the ticked tickets"),
+                                    title=_("Share 1 or 2 private tickets with your team; it "
+                                            "takes your whole turn (T4)"))
+        self.others = button(_("Let the other players play"), self.next_turn, width="220px")
         judge_choices(self, self.chooser, self.sharer)
         for b in (self.continue_button, self.start_button):
             highlight(b, True)  # the only move there is on that screen
@@ -261,33 +270,35 @@ class TicketStepper(LessonWidget):
         view = self.view()
         if view.phase is Phase.SETUP_TICKETS and view.to_move == mate:
             self.stage = "curtain"
-            self.say(f"{seat_name(chooser)}'s choice is locked in and hidden. The "
-                     f"{team_name(view.team)} ticket cardholder still holds "
-                     f"{display.plural(len(view.team_tickets), 'ticket')}: the shared tickets wait until "
-                     f"{seat_name(mate)} has chosen too.", "success", rule="T1")
+            self.say(_("{seat}'s choice is locked in and hidden. The {team} ticket cardholder "
+                       "still holds {tickets}: the shared tickets wait until {mate} has chosen "
+                       "too.").format(seat=seat_name(chooser), team=team_name(view.team),
+                                      tickets=count(len(view.team_tickets), "ticket"),
+                                      mate=seat_name(mate)), "success", rule="T1")
             return
         self.stage = "revealed"
         shared = ", ".join(view.team_tickets)
-        self.say(f"Both teammates have chosen. At this moment both shared tickets ({shared}) "
-                 f"appeared together in the {team_name(view.team)} ticket cardholder; neither "
-                 "of you saw the other's choice before making your own.", "success", rule="T1")
+        self.say(_("Both teammates have chosen. At this moment both shared tickets ({shared}) "
+                   "appeared together in the {team} ticket cardholder; neither of you saw the "
+                   "other's choice before making your own.").format(
+                       shared=shared, team=team_name(view.team)), "success", rule="T1")
         self._advance_setup()
 
     @safe
     def pass_screen(self) -> None:
         if self.stage != "curtain":
-            self.say("There is no screen to pass right now.")
+            self.say(_("There is no screen to pass right now."))
             return
         self._advance_setup()
         self.stage = self._setup_or_play()
-        self.say(f"{seat_name(self.seat)}: choose your tickets. Your teammate's choice is hidden "
-                 "from you.", rule="T1")
+        self.say(_("{seat}: choose your tickets. Your teammate's choice is hidden from "
+                   "you.").format(seat=seat_name(self.seat)), rule="T1")
         self.render()
 
     @safe
     def start(self) -> None:
         if self.stage != "revealed":
-            self.say("Finish the ticket choice first.")
+            self.say(_("Finish the ticket choice first."))
             return
         self.session = self.session.at_seat(self.home_seat)
         self.stage = "play"
@@ -298,13 +309,16 @@ class TicketStepper(LessonWidget):
     def _my_move(self) -> bool:
         stage = self.stage
         if stage != "play":
-            hint = {"setup": "finish the ticket choice first",
-                    "curtain": f"pass the screen first: press '{self.continue_button.description}'",
-                    "revealed": f"press '{self.start_button.description}' first"}[stage]
-            self.say(f"Not yet: {hint}.", rule="T1")
+            hint = {"setup": _("finish the ticket choice first"),
+                    "curtain": _("pass the screen first: press '{button}'").format(
+                        button=self.continue_button.description),
+                    "revealed": _("press '{button}' first").format(
+                        button=self.start_button.description)}[stage]
+            self.say(_("Not yet: {what}.").format(what=hint), rule="T1")
             return False
         if not self.session.is_over and not self.view().my_turn:
-            self.say(f"It is not your turn yet: press '{self.others.description}'.")
+            self.say(_("It is not your turn yet: press '{button}'.").format(
+                button=self.others.description))
             return False
         return True
 
@@ -316,8 +330,9 @@ class TicketStepper(LessonWidget):
         if self.act(act.DrawTickets()):
             view = self.view()
             self.last_draw = TicketDraw(before, view.ticket_deck_size)
-            self.say(f"You drew {display.plural(len(view.ticket_offer), 'ticket')}: the ticket deck went from "
-                     f"{before} to {view.ticket_deck_size}.", rule="T2")
+            self.say(_("You drew {tickets}: the ticket deck went from {before} to {after}.").format(
+                tickets=count(len(view.ticket_offer), "ticket"), before=before,
+                after=view.ticket_deck_size), rule="T2")
             self.render()
 
     def _after_draw_choice(self, offer: Sequence[str], action: act.KeepTickets) -> None:
@@ -328,9 +343,12 @@ class TicketStepper(LessonWidget):
         self.last_draw = dataclasses.replace(
             drawn, after=view.ticket_deck_size, rejected=tuple(rejected),
             log=narration.text(mine[-1], view.seat) if mine else "")
-        kept = display.plural(len(action.keep), "ticket")
-        self.say(f"You kept {kept} and shared {action.share}; {len(rejected)} went to the "
-                 "bottom of the ticket deck.", "success", rule="T3")
+        self.say(ngettext("You kept {kept} and shared {share}; {n} went to the bottom of the "
+                          "ticket deck.",
+                          "You kept {kept} and shared {share}; {n} went to the bottom of the "
+                          "ticket deck.", len(rejected)).format(
+                     kept=count(len(action.keep), "ticket"), share=action.share, n=len(rejected)),
+                 "success", rule="T3")
 
     @safe
     def share(self) -> None:
@@ -340,8 +358,8 @@ class TicketStepper(LessonWidget):
         if refuse_incomplete(self, self.sharer):
             return
         if self.act(act.ShareTickets(picked)):
-            self.say(f"You shared {', '.join(picked)}: that was your whole turn.", "success",
-                     rule="T4")
+            self.say(_("You shared {tickets}: that was your whole turn.").format(
+                tickets=", ".join(picked)), "success", rule="T4")
 
     @safe
     def next_turn(self) -> None:
@@ -352,11 +370,11 @@ class TicketStepper(LessonWidget):
         if self.session.my_turn:
             ticket_moves = (act.DrawTickets, act.ShareTickets, act.KeepTickets)
             if any(isinstance(a, ticket_moves) for a in self.legal()):
-                self.say("It is your turn: the others are waiting for you.")
+                self.say(_("It is your turn: the others are waiting for you."))
                 return
             # No ticket can be drawn or shared: this lesson has nothing to offer, so a bot plays.
             self.bot_plays_my_turn()
-            note = "You had no ticket to draw or share, so a bot played your turn. "
+            note = _("You had no ticket to draw or share, so a bot played your turn.") + " "
         self.last_draw = None
         n = self.play_others()
         self.say(note + self.others_played_text(n))
@@ -390,32 +408,37 @@ class TicketStepper(LessonWidget):
         name = seat_name(self.seat)
         self.header.value = display.seat_line_html(view, self.session.is_over)
         self.step.value = display.message_html(
-            f"{name}: you were dealt {SETUP_TICKETS_DEALT} tickets. Tick at least "
-            f"{SETUP_TICKETS_KEEP} to keep and pick 1 of the kept "
-            "ones to share with your team. Your teammate will not see your choice, and you will "
-            "not see theirs (T1).", "info", rule="T1")
+            _("{seat}: you were dealt {dealt} tickets. Tick at least {keep} to keep and pick 1 "
+              "of the kept ones to share with your team. Your teammate will not see your "
+              "choice, and you will not see theirs (T1).").format(
+                  seat=name, dealt=SETUP_TICKETS_DEALT, keep=SETUP_TICKETS_KEEP), "info",
+            rule="T1")
         self.chooser.set_tickets(view.ticket_offer)
-        self.chooser.confirm.description = f"Confirm {name}'s choice"
-        self.chooser.title.value = (f"<b>{name}'s {SETUP_TICKETS_DEALT} tickets (only {name} sees "
-                                    "them)</b>")
+        self.chooser.confirm.description = _("Confirm {seat}'s choice").format(seat=name)
+        self.chooser.title.value = "<b>{}</b>".format(html.escape(
+            _("{seat}'s {dealt} tickets (only {seat} sees them)").format(
+                seat=name, dealt=SETUP_TICKETS_DEALT)))
         self.table.value = display.layout_html(
             display.tickets_html([view.board.ticket(t) for t in view.team_tickets],
-                                 f"{team_name(view.team)} ticket cardholder (shared)",
-                                 empty_text="empty until both teammates have chosen"),
+                                 _("{team} ticket cardholder (shared)").format(
+                                     team=team_name(view.team)),
+                                 empty_text=_("empty until both teammates have chosen")),
             hidden_tickets_html(view.ticket_counts[view.teammate],
-                                f"Teammate {seat_name(view.teammate)}'s tickets"),
+                                _("Teammate {seat}'s tickets").format(
+                                    seat=seat_name(view.teammate))),
             direction="row")
         self.board_map.value = board_map_html(view, view.ticket_offer,
-                                              ticket_label=f"{name}'s {SETUP_TICKETS_DEALT} tickets")
+                                              ticket_label=_("{seat}'s {dealt} tickets").format(
+                                                  seat=name, dealt=SETUP_TICKETS_DEALT))
         return [self.header, self.step, self.chooser, self.message, self.table, self.board_map]
 
     def _render_curtain(self) -> list:
         done, nxt = seat_name(self.seat), seat_name(teammate(self.seat))
         self.header.value = display.message_html(
-            f"Pass the screen to {nxt} — {done}'s choice stays hidden. Nothing private is shown "
-            f"on this screen: {nxt} will see only their own tickets and the team's cardholder "
-            "(rules T1, I1).", "warning", rule="T1")
-        self.continue_button.description = f"I am {nxt}: show my tickets"
+            _("Pass the screen to {next} — {done}'s choice stays hidden. Nothing private is "
+              "shown on this screen: {next} will see only their own tickets and the team's "
+              "cardholder (rules T1, I1).").format(next=nxt, done=done), "warning", rule="T1")
+        self.continue_button.description = _("I am {seat}: show my tickets").format(seat=nxt)
         return [self.continue_button, self.header, self.message]
 
     def _render_revealed(self) -> list:
@@ -424,26 +447,30 @@ class TicketStepper(LessonWidget):
         self.header.value = display.seat_line_html(view, self.session.is_over)
         self.table.value = display.tickets_html(
             [view.board.ticket(t) for t in view.team_tickets],
-            f"{team_name(view.team)} ticket cardholder (shared): both tickets arrived together")
-        self.start_button.description = ("Start the game" if self.seat == self.home_seat else
-                                         f"Pass the screen to {home} and start the game")
+            _("{team} ticket cardholder (shared): both tickets arrived together").format(
+                team=team_name(view.team)))
+        self.start_button.description = (
+            _("Start the game") if self.seat == self.home_seat else
+            _("Pass the screen to {seat} and start the game").format(seat=home))
         return [self.start_button, self.header, self.message, self.table]
 
     def _render_play(self) -> list:
         view = self.view()
         self.header.value = display.seat_line_html(view, self.session.is_over)
         if self.session.is_over:
-            hint = "The game is over."
+            hint = _("The game is over.")
         elif view.my_turn:
-            hint = hints.TICKETS.get(view.phase, "Finish your turn.")
+            hint = hints.tickets_hint(view.phase)
         else:
-            hint = f"{seat_name(view.to_move)} is to move: let the other players play."
+            hint = _("{seat} is to move: let the other players play.").format(
+                seat=seat_name(view.to_move))
         self.step.value = display.message_html(hint, "info")
         self.table.value = ticket_table_html(view)
         choosing = view.my_turn and view.phase is Phase.CHOOSE_TICKETS
         self.chooser.set_tickets(view.ticket_offer if choosing else ())
-        self.chooser.confirm.description = "Keep the ticked tickets"
-        self.chooser.title.value = "<b>The tickets you drew (only you see them)</b>"
+        self.chooser.confirm.description = _("Keep the ticked tickets")
+        self.chooser.title.value = "<b>{}</b>".format(
+            html.escape(_("The tickets you drew (only you see them)")))
         self.chooser.layout.display = "flex" if choosing else "none"
         self.sharer.set_tickets(view.tickets)
         legal = self.legal()
@@ -455,7 +482,7 @@ class TicketStepper(LessonWidget):
         self.history.value = self.events_html(view.events)
         self.board_map.value = board_map_html(
             view, view.ticket_offer if choosing else None,
-            ticket_label="Tickets on offer" if choosing else "Your tickets")
+            ticket_label=_("Tickets on offer") if choosing else _("Your tickets"))
         return [self.header, self.step, self.table, self.chooser,
                 w.HBox([self.draw_tickets]), self.sharer, self.message, self.board_map,
                 self.notes, self.others, self.history]
@@ -466,11 +493,11 @@ class TicketStepper(LessonWidget):
             return ""
         sizes = [str(n) for n in (info.before, info.during, info.after) if n is not None]
         parts = [display.message_html(
-            f"Ticket deck: {' → '.join(sizes)} tickets (before the draw → while choosing → now). "
-            f"Public log: “{info.log}”. Nobody else learns which tickets you returned.",
-            "info", rule="T3")]
+            _("Ticket deck: {sizes} tickets (before the draw → while choosing → now). Public "
+              "log: “{log}”. Nobody else learns which tickets you returned.").format(
+                  sizes=" → ".join(sizes), log=info.log), "info", rule="T3")]
         if info.rejected:
             parts.append(display.tickets_html(
                 [view.board.ticket(t) for t in info.rejected],
-                "Returned to the bottom of the ticket deck"))
+                _("Returned to the bottom of the ticket deck")))
         return display.layout_html(*parts)
