@@ -204,8 +204,8 @@ class LessonWidget(Screen):
         try:
             self.session.new_game(seed)
         except KeyFileError as exc:
-            self.say(f"Game {seed} cannot be dealt here, so this random game stays "
-                     f"(tell your teacher: {exc}).", "warning")
+            self.say(_("Game {number} cannot be dealt here, so this random game stays (tell "
+                       "your teacher: {problem}).").format(number=seed, problem=exc), "warning")
             return
         self.reset()
         self.render()
